@@ -1,0 +1,143 @@
+//! The wasmtime engine: deterministic configuration, pooling, the epoch ticker
+//! and the configuration fingerprint.
+
+use sha2::{Digest, Sha256};
+use std::hash::{Hash, Hasher};
+use std::thread;
+use std::time::Duration;
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+/// How often the wall-clock backstop advances the engine's epoch.
+pub const EPOCH_TICK: Duration = Duration::from_millis(5);
+
+/// Version of what a guest observes (clocks, random seed, argv, mounts,
+/// `poll_oneoff`). Part of the fingerprint: changing the guest's world changes results.
+const GUEST_WORLD_VERSION: &str = "verigate-guest-world-1";
+
+/// Engine-wide settings.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Use the pooling instance allocator (falls back to on-demand when the
+    /// host cannot reserve the pool's address space).
+    pub pooling: bool,
+    /// Most runs in flight at once; sizes the pool. Extra runs wait for a slot.
+    pub max_concurrent_runs: usize,
+    /// Largest per-run memory cap the engine supports, in bytes.
+    pub max_memory_bytes: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        let cores = thread::available_parallelism().map_or(1, usize::from);
+        EngineOptions {
+            pooling: true,
+            max_concurrent_runs: (cores * 4).max(16),
+            max_memory_bytes: 4 << 30,
+        }
+    }
+}
+
+/// A configured engine and the facts about it that results record.
+pub struct SandboxEngine {
+    /// The wasmtime engine.
+    pub engine: Engine,
+    /// Whether the pooling allocator is in use.
+    pub pooled: bool,
+    /// Hex sha256 naming everything that makes compiled code and guest-visible
+    /// behaviour interchangeable: wasmtime's compatibility hash plus our guest world.
+    pub fingerprint: String,
+}
+
+fn base_config() -> Config {
+    let mut config = Config::new();
+    config
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        .cranelift_nan_canonicalization(true)
+        .relaxed_simd_deterministic(true)
+        .parallel_compilation(true);
+    config
+}
+
+impl SandboxEngine {
+    /// Builds the engine and starts its epoch ticker thread (which stops when
+    /// the engine is dropped).
+    pub fn new(options: &EngineOptions) -> wasmtime::Result<Self> {
+        let slots = u32::try_from(options.max_concurrent_runs.max(1)).unwrap_or(u32::MAX);
+        let max_memory = usize::try_from(options.max_memory_bytes).unwrap_or(usize::MAX);
+        let (engine, pooled) = if options.pooling {
+            let mut pool = PoolingAllocationConfig::new();
+            pool.total_core_instances(slots)
+                .total_memories(slots)
+                .total_tables(slots)
+                .total_stacks(slots)
+                .max_memory_size(max_memory)
+                .linear_memory_keep_resident(0)
+                .table_keep_resident(0);
+            let mut config = base_config();
+            config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+            match Engine::new(&config) {
+                Ok(engine) => (engine, true),
+                Err(err) => {
+                    tracing::warn!(
+                        "pooling allocator unavailable ({err:#}); using on-demand allocation"
+                    );
+                    (Engine::new(&base_config())?, false)
+                }
+            }
+        } else {
+            (Engine::new(&base_config())?, false)
+        };
+        let fingerprint = fingerprint(&engine);
+        start_epoch_ticker(&engine);
+        Ok(SandboxEngine {
+            engine,
+            pooled,
+            fingerprint,
+        })
+    }
+}
+
+/// Feeds `Hash` output into sha256, so the fingerprint is a stable digest
+/// rather than a process-seeded hash.
+struct Sha256Hasher(Sha256);
+
+impl Hasher for Sha256Hasher {
+    fn finish(&self) -> u64 {
+        let digest = self.0.clone().finalize();
+        u64::from_le_bytes(digest[..8].try_into().expect("sha256 has 32 bytes"))
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+}
+
+fn fingerprint(engine: &Engine) -> String {
+    let mut hasher = Sha256Hasher(Sha256::new());
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    hasher.write(GUEST_WORLD_VERSION.as_bytes());
+    hex::encode(hasher.0.finalize())
+}
+
+fn start_epoch_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    thread::Builder::new()
+        .name("verigate-epoch".to_owned())
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                thread::sleep(EPOCH_TICK);
+            }
+        })
+        .expect("spawning the epoch ticker thread");
+}
+
+/// Epoch ticks that cover `timeout`, rounded up, plus one for the partial tick
+/// in progress when the run starts.
+pub fn deadline_ticks(timeout: Duration) -> u64 {
+    let tick = EPOCH_TICK.as_nanos();
+    u64::try_from(timeout.as_nanos().div_ceil(tick))
+        .unwrap_or(u64::MAX)
+        .saturating_add(1)
+}
