@@ -1,11 +1,15 @@
 //! The on-disk cache of compiled modules.
 //!
-//! Layout: `<root>/<engine fingerprint>/<module sha256>.cwasm`. Entries are
-//! written atomically (temporary file, then rename). Deserialising compiled
-//! code is only safe for bytes this host produced: the cache directory must be
-//! writable by the grader alone, never by verifier contributors.
+//! Layout: `<root>/<engine fingerprint>/<module sha256>.cwasm`. An entry is the
+//! sha256 of the compiled bytes followed by those bytes, written atomically
+//! (temporary file, then rename). Entries are read into memory, checked
+//! against their digest and only then deserialised, so a truncated or damaged
+//! entry is recompiled instead of crashing or misbehaving. Deserialising
+//! compiled code is still only safe for bytes this host produced: the cache
+//! directory must be writable by the grader alone, never by contributors.
 
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use std::fs;
 use std::path::{Path, PathBuf};
 use wasmtime::{Engine, Module};
@@ -61,16 +65,10 @@ impl ModuleCache {
             return Ok((Module::new(engine, wasm)?, CacheStatus::Uncached));
         };
         let path = dir.join(format!("{sha256}.cwasm"));
-        if path.is_file() {
-            // SAFETY: the file was written by `store` below from bytes that
-            // `Module::serialize` produced in a process of this engine's
-            // fingerprint; wasmtime checks version and configuration and
-            // rejects anything incompatible with an error.
-            match unsafe { Module::deserialize_file(engine, &path) } {
+        if let Ok(entry) = fs::read(&path) {
+            match read_entry(engine, &entry) {
                 Ok(module) => return Ok((module, CacheStatus::Hit)),
-                Err(err) => {
-                    tracing::warn!("ignoring unusable cache entry {}: {err:#}", path.display());
-                }
+                Err(why) => tracing::warn!("ignoring cache entry {}: {why}", path.display()),
             }
         }
         let module = Module::new(engine, wasm)?;
@@ -85,11 +83,30 @@ impl ModuleCache {
     }
 }
 
+const DIGEST_LEN: usize = 32;
+
+fn read_entry(engine: &Engine, entry: &[u8]) -> Result<Module, String> {
+    if entry.len() < DIGEST_LEN {
+        return Err("truncated".to_owned());
+    }
+    let (digest, compiled) = entry.split_at(DIGEST_LEN);
+    if Sha256::digest(compiled).as_slice() != digest {
+        return Err("digest mismatch (damaged or modified)".to_owned());
+    }
+    // SAFETY: the bytes match the digest written by `store` below, which
+    // wrote what `Module::serialize` produced; wasmtime itself rejects
+    // artefacts of another version or configuration with an error.
+    unsafe { Module::deserialize(engine, compiled) }.map_err(|e| format!("{e:#}"))
+}
+
 fn store(module: &Module, dir: &Path, path: &Path) -> anyhow::Result<()> {
     fs::create_dir_all(dir)?;
-    let bytes = module.serialize().map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let compiled = module.serialize().map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let mut entry = Vec::with_capacity(DIGEST_LEN + compiled.len());
+    entry.extend_from_slice(&Sha256::digest(&compiled));
+    entry.extend_from_slice(&compiled);
     let tmp = dir.join(format!(".{}.{}.tmp", std::process::id(), path_stem(path)));
-    fs::write(&tmp, bytes)?;
+    fs::write(&tmp, entry)?;
     fs::rename(&tmp, path)?;
     Ok(())
 }

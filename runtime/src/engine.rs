@@ -55,7 +55,10 @@ fn base_config() -> Config {
         .epoch_interruption(true)
         .cranelift_nan_canonicalization(true)
         .relaxed_simd_deterministic(true)
-        .parallel_compilation(true);
+        .parallel_compilation(true)
+        // Traps are reported by kind plus the guest's stderr; capturing wasm
+        // backtraces would only slow down every trapping run.
+        .wasm_backtrace_max_frames(None);
     config
 }
 

@@ -307,7 +307,8 @@ impl Sandbox {
                 (Some(exit), _) => Ended::Exit(exit.0),
                 (None, Some(Trap::OutOfFuel)) => Ended::OutOfFuel,
                 (None, Some(Trap::Interrupt)) => Ended::Deadline,
-                (None, _) => Ended::Trap(format!("{err:#}")),
+                (None, Some(trap)) => Ended::Trap(trap.to_string()),
+                (None, None) => Ended::Trap(err.root_cause().to_string()),
             },
         };
         if let Ended::Exit(code) = ended {
@@ -359,15 +360,20 @@ enum Ended {
     Trap(String),
 }
 
-/// `message`, followed by the last non-blank line of stderr (a panic message, say).
+/// Lines of stderr kept in a trap or exit message.
+const STDERR_TAIL_LINES: usize = 3;
+
+/// `message`, followed by the last few non-blank lines of stderr (where a
+/// panic message lands).
 fn with_stderr(message: String, stderr: &str) -> String {
-    match stderr
+    let lines: Vec<&str> = stderr
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
-        .next_back()
-    {
-        Some(last) => format!("{message}; stderr: {}", truncate_chars(last, 500)),
-        None => message,
+        .collect();
+    if lines.is_empty() {
+        return message;
     }
+    let tail = lines[lines.len().saturating_sub(STDERR_TAIL_LINES)..].join(" | ");
+    format!("{message}; stderr: {}", truncate_chars(&tail, 500))
 }

@@ -100,7 +100,11 @@ fn init_logging(verbose: u8) {
         _ => "trace",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("VERIGATE_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+        // wasmtime-wasi logs guest misuse at `warn`; a hostile guest must not be
+        // able to flood the host's log, so those stay quiet unless asked for.
+        .unwrap_or_else(|_| {
+            tracing_subscriber::EnvFilter::new(format!("{level},wasmtime_wasi=error"))
+        });
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -1,0 +1,148 @@
+//! Shared helpers for the integration tests: build the guest modules from
+//! source (once per test binary) and run them in a sandbox.
+
+#![allow(dead_code)] // each test binary uses its own subset of these helpers
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+use verigate::{Limits, Protocol, RunReport, RunRequest, Sandbox, SandboxOptions, Verifier};
+
+/// The repository root.
+pub fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("runtime/ has a parent")
+}
+
+/// Builds the cargo workspace at `dir` (relative to the repo root) for
+/// `wasm32-wasip1` and returns its release output directory.
+fn build_guests(dir: &str) -> PathBuf {
+    let manifest = repo_root().join(dir).join("Cargo.toml");
+    let target_dir = repo_root()
+        .join("target")
+        .join("wasm-guests")
+        .join(dir.replace('/', "-"));
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status = Command::new(cargo)
+        .current_dir(repo_root())
+        .args(["build", "--release", "--quiet", "--target", "wasm32-wasip1"])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .status()
+        .expect("running cargo to build guest modules");
+    assert!(status.success(), "building {} failed", manifest.display());
+    target_dir.join("wasm32-wasip1").join("release")
+}
+
+/// Path of a hostile test guest module built from `tests/guests`.
+pub fn hostile_wasm() -> &'static Path {
+    static OUT: OnceLock<PathBuf> = OnceLock::new();
+    OUT.get_or_init(|| build_guests("tests/guests").join("hostile.wasm"))
+}
+
+/// Path of a verifier built from `guest-verifiers/`.
+pub fn verifier_wasm(name: &str) -> PathBuf {
+    static OUT: OnceLock<PathBuf> = OnceLock::new();
+    OUT.get_or_init(|| build_guests("guest-verifiers"))
+        .join(format!("{name}.wasm"))
+}
+
+/// Bytes of a WAT file under `tests/guests/wat`, assembled.
+pub fn wat_module(name: &str) -> Vec<u8> {
+    let path = repo_root().join("tests/guests/wat").join(name);
+    wat::parse_file(&path).unwrap_or_else(|e| panic!("assembling {}: {e}", path.display()))
+}
+
+/// A sandbox with no on-disk cache.
+pub fn sandbox() -> Arc<Sandbox> {
+    Arc::new(Sandbox::new(&SandboxOptions::default()).expect("creating the sandbox"))
+}
+
+/// Loads a module file into `sandbox`, panicking if it is refused.
+pub fn load(sandbox: &Sandbox, path: &Path) -> Arc<Verifier> {
+    sandbox
+        .load_file(path)
+        .expect("reading module")
+        .unwrap_or_else(|e| panic!("module refused: {e}"))
+}
+
+/// Limits small enough that hostile guests end quickly.
+pub fn tight_limits() -> Limits {
+    Limits {
+        fuel: 200_000_000,
+        memory_bytes: 32 << 20,
+        timeout_ms: 20_000,
+        max_output_bytes: 16 << 10,
+        max_payload_bytes: 1 << 20,
+    }
+}
+
+/// Runs `verifier` on `payload` with `limits`, the protocol forced to `protocol`.
+pub fn run_with(
+    sandbox: &Sandbox,
+    verifier: &Verifier,
+    payload: &str,
+    item_dir: Option<&Path>,
+    limits: Limits,
+    protocol: Option<Protocol>,
+) -> RunReport {
+    sandbox
+        .run(
+            verifier,
+            &RunRequest {
+                payload: payload.as_bytes(),
+                item_dir,
+                limits,
+                protocol,
+            },
+        )
+        .expect("host error")
+}
+
+/// A temporary directory holding `files`, removed on drop.
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn tempdir_with(files: &[(&str, &str)]) -> TempDir {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "verigate-test-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    TempDir(dir)
+}
+
+/// Names and contents of the files in `dir`, sorted.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            let content = std::fs::read(entry.path()).unwrap_or_default();
+            (entry.file_name().to_string_lossy().into_owned(), content)
+        })
+        .collect();
+    files.sort();
+    files
+}
