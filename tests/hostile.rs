@@ -109,6 +109,16 @@ fn module_whose_minimum_memory_exceeds_the_cap_is_memory_exceeded() {
 }
 
 #[test]
+fn limits_already_apply_while_instantiating() {
+    let sandbox = sandbox();
+    let verifier = sandbox
+        .load(&wat_module("start-loop.wat"))
+        .expect("valid module");
+    let report = run_with(&sandbox, &verifier, "", None, tight_limits(), None);
+    assert_outcome(&report, Outcome::FuelExhausted);
+}
+
+#[test]
 fn deep_recursion_traps() {
     let h = Hostile::new();
     let report = h.run("recurse");

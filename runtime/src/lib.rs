@@ -19,9 +19,11 @@
 pub mod batch;
 pub mod cache;
 pub mod engine;
+pub mod grade;
 pub mod limits;
 pub mod outcome;
 pub mod protocol;
+pub mod registry;
 pub mod sandbox;
 pub mod verifier;
 pub mod wasi;

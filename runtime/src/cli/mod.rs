@@ -1,10 +1,12 @@
 //! Argument parsing and dispatch. Exit status: 0 passed, 1 not passed,
 //! 2 usage or host error.
 
+mod grade;
+mod registry;
 mod run;
 
 use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use verigate::{Limits, Sandbox, SandboxOptions, default_cache_root};
 
@@ -27,39 +29,45 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run one verifier on one payload and print one JSON line.
+    /// Grade model responses (JSONL) against the registry; the main job.
+    Grade(grade::GradeArgs),
+    /// Run one verifier (a .wasm file or a registry item id) on one payload and print one JSON line.
     Run(run::RunArgs),
+    /// Build, verify, extend and inspect the frozen verifier registry.
+    Registry(registry::RegistryCli),
 }
 
-/// Limits flags shared by every command that runs verifiers.
+/// Limit flags; each one given overrides the item's (or the default) limit.
 #[derive(Args, Clone, Debug)]
 pub struct LimitArgs {
-    /// Fuel (instruction) budget.
-    #[arg(long, default_value_t = Limits::DEFAULT_FUEL)]
-    pub fuel: u64,
-    /// Linear-memory cap in MiB.
-    #[arg(long, default_value_t = Limits::DEFAULT_MEMORY_BYTES >> 20)]
-    pub memory_mb: u64,
-    /// Wall-clock deadline in milliseconds.
-    #[arg(long, default_value_t = Limits::DEFAULT_TIMEOUT_MS)]
-    pub timeout_ms: u64,
-    /// Cap on captured stdout and on captured stderr, in KiB each.
-    #[arg(long, default_value_t = Limits::DEFAULT_MAX_OUTPUT_BYTES >> 10)]
-    pub max_output_kb: u64,
-    /// Cap on the payload, in KiB.
-    #[arg(long, default_value_t = Limits::DEFAULT_MAX_PAYLOAD_BYTES >> 10)]
-    pub max_payload_kb: u64,
+    /// Fuel (instruction) budget [default: 5000000000].
+    #[arg(long)]
+    pub fuel: Option<u64>,
+    /// Linear-memory cap in MiB [default: 256].
+    #[arg(long)]
+    pub memory_mb: Option<u64>,
+    /// Wall-clock deadline in milliseconds [default: 10000].
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+    /// Cap on captured stdout and on captured stderr, in KiB each [default: 64].
+    #[arg(long)]
+    pub max_output_kb: Option<u64>,
+    /// Cap on the payload, in KiB [default: 4096].
+    #[arg(long)]
+    pub max_payload_kb: Option<u64>,
 }
 
 impl LimitArgs {
-    /// The limits these flags describe.
-    pub fn limits(&self) -> Limits {
+    /// `base` with the limits given on the command line applied.
+    pub fn apply(&self, base: Limits) -> Limits {
+        let mib = |v: u64| v.saturating_mul(1 << 20);
+        let kib = |v: u64| v.saturating_mul(1 << 10);
         Limits {
-            fuel: self.fuel,
-            memory_bytes: self.memory_mb.saturating_mul(1 << 20),
-            timeout_ms: self.timeout_ms,
-            max_output_bytes: self.max_output_kb.saturating_mul(1 << 10),
-            max_payload_bytes: self.max_payload_kb.saturating_mul(1 << 10),
+            fuel: self.fuel.unwrap_or(base.fuel),
+            memory_bytes: self.memory_mb.map_or(base.memory_bytes, mib),
+            timeout_ms: self.timeout_ms.unwrap_or(base.timeout_ms),
+            max_output_bytes: self.max_output_kb.map_or(base.max_output_bytes, kib),
+            max_payload_bytes: self.max_payload_kb.map_or(base.max_payload_bytes, kib),
         }
     }
 }
@@ -92,6 +100,19 @@ impl CacheArgs {
     }
 }
 
+/// A bundled file or directory of the repository: `relative` under the
+/// current directory when it exists there, else under the source checkout
+/// this binary was built from.
+pub fn bundled(relative: &str) -> PathBuf {
+    let here = PathBuf::from(relative);
+    if here.exists() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(relative)
+}
+
 fn init_logging(verbose: u8) {
     let level = match verbose {
         0 => "warn",
@@ -116,7 +137,9 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
     let result = match cli.command {
+        Command::Grade(args) => grade::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Registry(args) => registry::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,28 +1,32 @@
 //! `verigate run`: one verifier, one payload, one JSON line.
 
+use super::registry::RegistryArgs;
 use super::{CacheArgs, LimitArgs};
 use anyhow::Context;
 use clap::Args;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use verigate::{Protocol, RunRequest};
+use verigate::{Limits, Protocol, RunRequest};
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// The verifier: a `.wasm` file (or `.wat` text).
-    target: PathBuf,
-    /// Payload file, or `-` for stdin.
+    /// The verifier: a `.wasm` file (or `.wat` text), or a registry item id,
+    /// whose module, protocol, limits and instance directory are then used.
+    target: String,
+    /// Payload file, or `-` for stdin (the payload exactly as the verifier receives it).
     #[arg(long, default_value = "-")]
     payload: String,
-    /// Directory mounted read-only at `/item` inside the guest.
+    /// Directory mounted read-only at `/item` inside the guest [default: the item's instance directory].
     #[arg(long)]
     item_dir: Option<PathBuf>,
-    /// Verdict protocol [default: the module's `verigate.protocol` section, else combench].
+    /// Verdict protocol [default: the item's, else the module's `verigate.protocol` section, else combench].
     #[arg(long)]
     protocol: Option<Protocol>,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    location: RegistryArgs,
     #[command(flatten)]
     cache: CacheArgs,
 }
@@ -39,24 +43,63 @@ fn read_payload(source: &str) -> anyhow::Result<Vec<u8>> {
     }
 }
 
-pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let source = std::fs::read(&args.target)
-        .with_context(|| format!("cannot read module {}", args.target.display()))?;
-    let wasm = if args.target.extension().is_some_and(|ext| ext == "wat") {
-        wat::parse_bytes(&source)
-            .with_context(|| format!("cannot parse module text {}", args.target.display()))?
-            .into_owned()
+/// What `run` needs to know about its target.
+struct Target {
+    wasm: Vec<u8>,
+    item_dir: Option<PathBuf>,
+    limits: Limits,
+    protocol: Option<Protocol>,
+}
+
+fn read_module(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let source =
+        std::fs::read(path).with_context(|| format!("cannot read module {}", path.display()))?;
+    if path.extension().is_some_and(|ext| ext == "wat") {
+        Ok(wat::parse_bytes(&source)
+            .with_context(|| format!("cannot parse module text {}", path.display()))?
+            .into_owned())
     } else {
-        source
-    };
+        Ok(source)
+    }
+}
+
+fn resolve(args: &RunArgs) -> anyhow::Result<Target> {
+    let path = Path::new(&args.target);
+    if path.is_file() || path.extension().is_some_and(|e| e == "wasm" || e == "wat") {
+        return Ok(Target {
+            wasm: read_module(path)?,
+            item_dir: None,
+            limits: Limits::default(),
+            protocol: None,
+        });
+    }
+    let registry = args.location.open()?;
+    let item = registry.item(&args.target)?;
+    let module = item
+        .module
+        .as_deref()
+        .with_context(|| format!("item `{}` is analysis-centric and has no verifier", item.id))?;
+    let (module_path, _) = registry.module(module)?;
+    Ok(Target {
+        wasm: read_module(&module_path)?,
+        item_dir: registry.instance_dir(item),
+        limits: item.limits,
+        protocol: item.protocol,
+    })
+}
+
+pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let target = resolve(args)?;
     let payload = read_payload(&args.payload)?;
-    if let Some(dir) = &args.item_dir
+    let item_dir = args.item_dir.clone().or(target.item_dir);
+    if let Some(dir) = &item_dir
         && !dir.is_dir()
     {
         anyhow::bail!("item directory {} is not a directory", dir.display());
     }
     let sandbox = args.cache.sandbox()?;
-    let report = match sandbox.load(&wasm) {
+    let protocol = args.protocol.or(target.protocol);
+    let report = match sandbox.load(&target.wasm) {
         Ok(verifier) => {
             tracing::info!(
                 cache = ?verifier.cache,
@@ -66,16 +109,16 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             );
             let request = RunRequest {
                 payload: &payload,
-                item_dir: args.item_dir.as_deref(),
-                limits: args.limits.limits(),
-                protocol: args.protocol,
+                item_dir: item_dir.as_deref(),
+                limits: args.limits.apply(target.limits),
+                protocol,
             };
             sandbox
                 .run(&verifier, &request)
                 .map_err(|e| anyhow::anyhow!("{e:#}"))
-                .with_context(|| format!("cannot run {}", args.target.display()))?
+                .with_context(|| format!("cannot run {}", args.target))?
         }
-        Err(refused) => refused.report(args.protocol.unwrap_or(Protocol::Combench)),
+        Err(refused) => refused.report(protocol.unwrap_or(Protocol::Combench)),
     };
     let mut stdout = std::io::stdout().lock();
     serde_json::to_writer(&mut stdout, &report)?;

@@ -1,0 +1,204 @@
+//! `verigate registry build|verify|add|list|show`.
+
+use super::{CacheArgs, bundled};
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use verigate::registry::{Registry, build, maintain};
+
+/// Where the registry lives.
+#[derive(Args, Clone, Debug)]
+pub struct RegistryArgs {
+    /// Registry directory [default: the bundled `registry/`].
+    #[arg(long, global = true)]
+    pub registry: Option<PathBuf>,
+}
+
+impl RegistryArgs {
+    /// The registry directory.
+    pub fn root(&self) -> PathBuf {
+        self.registry.clone().unwrap_or_else(|| bundled("registry"))
+    }
+
+    /// Opens the registry, refusing one whose files do not match its lock.
+    pub fn open(&self) -> anyhow::Result<Registry> {
+        Ok(Registry::open(&self.root())?)
+    }
+}
+
+#[derive(Subcommand)]
+pub enum RegistryCommand {
+    /// Compile `guest-verifiers/` reproducibly, store modules by hash, update the lock.
+    Build,
+    /// Check the lock, every module and every item's witnesses.
+    Verify {
+        /// Also rebuild `guest-verifiers/` and compare with the committed bytes.
+        #[arg(long)]
+        rebuild: bool,
+    },
+    /// Validate a contributed verifier and item, and add them only if all checks pass.
+    Add {
+        /// The module (any language targeting wasm32-wasip1).
+        #[arg(long)]
+        module: PathBuf,
+        /// The verifier's name in modules.toml.
+        #[arg(long)]
+        name: String,
+        /// The item's item.toml.
+        #[arg(long)]
+        item: PathBuf,
+        /// Instance files, mounted at /item.
+        #[arg(long)]
+        instance: Option<PathBuf>,
+    },
+    /// List items.
+    List {
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one item.
+    Show {
+        /// Item id.
+        id: String,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+pub struct RegistryCli {
+    #[command(subcommand)]
+    command: RegistryCommand,
+    #[command(flatten)]
+    location: RegistryArgs,
+    #[command(flatten)]
+    cache: CacheArgs,
+}
+
+/// The repository holding `guest-verifiers/`: the current directory when it
+/// has one, else the checkout this binary was built from.
+fn repo_root() -> PathBuf {
+    match bundled("guest-verifiers").parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
+    let root = cli.location.root();
+    match &cli.command {
+        RegistryCommand::Build => {
+            for module in build::build(&repo_root(), &root)? {
+                let state = if module.changed {
+                    "updated"
+                } else {
+                    "unchanged"
+                };
+                println!("{:<28} {} {state}", module.name, module.sha256);
+            }
+            let registry = Registry::open(&root)?;
+            println!("registry digest {}", registry.digest());
+            Ok(ExitCode::SUCCESS)
+        }
+        RegistryCommand::Verify { rebuild } => {
+            let sandbox = cli.cache.sandbox()?;
+            let rebuild_from = rebuild.then(repo_root);
+            let report = maintain::verify(&root, &sandbox, rebuild_from.as_deref());
+            for problem in &report.problems {
+                println!("FAIL {problem}");
+            }
+            println!(
+                "checked {} modules, {} items, {} witnesses, {} rebuilt: {} problem(s)",
+                report.modules,
+                report.items,
+                report.witnesses,
+                report.rebuilt,
+                report.problems.len()
+            );
+            Ok(if report.problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        RegistryCommand::Add {
+            module,
+            name,
+            item,
+            instance,
+        } => {
+            let wasm = std::fs::read(module)
+                .with_context(|| format!("cannot read {}", module.display()))?;
+            let item_toml = std::fs::read_to_string(item)
+                .with_context(|| format!("cannot read {}", item.display()))?;
+            if let Some(dir) = instance
+                && !dir.is_dir()
+            {
+                bail!("instance directory {} is not a directory", dir.display());
+            }
+            let sandbox = cli.cache.sandbox()?;
+            let contribution = maintain::Contribution {
+                name,
+                wasm: &wasm,
+                item_toml: &item_toml,
+                instance_dir: instance.as_deref(),
+            };
+            match maintain::add(&root, &sandbox, &contribution) {
+                Ok(added) => {
+                    println!(
+                        "added {} (module {name}); registry digest {}",
+                        added.id,
+                        Registry::open(&root)?.digest()
+                    );
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(problems) => {
+                    for problem in &problems {
+                        println!("REJECTED {problem}");
+                    }
+                    println!("contribution rejected; the registry is unchanged");
+                    Ok(ExitCode::FAILURE)
+                }
+            }
+        }
+        RegistryCommand::List { json } => {
+            let registry = cli.location.open()?;
+            for item in registry.items().values() {
+                if *json {
+                    println!("{}", serde_json::to_string(item)?);
+                } else {
+                    let kind = serde_json::to_value(item.metadata.kind)?;
+                    println!(
+                        "{:<40} {:<10} {:<13} {}",
+                        item.id,
+                        item.metadata.benchmark,
+                        kind.as_str().unwrap_or_default(),
+                        item.module.as_deref().unwrap_or("-")
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        RegistryCommand::Show { id, json } => {
+            let registry = cli.location.open()?;
+            let item = registry.item(id)?;
+            if *json {
+                println!("{}", serde_json::to_string_pretty(item)?);
+            } else {
+                print!("{}", toml::to_string(item)?);
+                if let Some(module) = &item.module {
+                    let (path, _) = registry.module(module)?;
+                    println!("# module file: {}", path.display());
+                }
+                if let Some(dir) = registry.instance_dir(item) {
+                    println!("# instance directory: {}", dir.display());
+                }
+                println!("# registry digest: {}", registry.digest());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! `registry build`: compile the crates of `guest-verifiers/` to
+//! `wasm32-wasip1` reproducibly and freeze them into the registry.
+
+use super::lock::Lock;
+use super::{MODULES_FILE, ModuleEntry, ModuleIndex, RegistryError, module_path, read_toml};
+use crate::verifier::sha256_hex;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The guest crates' workspace, relative to the repository root.
+pub const GUEST_WORKSPACE: &str = "guest-verifiers";
+const TARGET: &str = "wasm32-wasip1";
+
+#[derive(serde::Deserialize)]
+struct WorkspaceManifest {
+    workspace: WorkspaceMembers,
+}
+
+#[derive(serde::Deserialize)]
+struct WorkspaceMembers {
+    members: Vec<String>,
+}
+
+fn err(context: impl std::fmt::Display, e: impl std::fmt::Display) -> RegistryError {
+    RegistryError(format!("{context}: {e}"))
+}
+
+/// Builds every member of `guest-verifiers/` into `target_dir` and returns
+/// crate name → module bytes.
+///
+/// Build paths are remapped (`<repo>` → `/verigate`, `$CARGO_HOME` → `/cargo`)
+/// and the workspace's release profile strips debug info, so the bytes do
+/// not depend on where the repository or the cargo home lives.
+pub fn build_modules(
+    repo_root: &Path,
+    target_dir: &Path,
+) -> Result<BTreeMap<String, Vec<u8>>, RegistryError> {
+    let manifest = repo_root.join(GUEST_WORKSPACE).join("Cargo.toml");
+    let members = read_toml::<WorkspaceManifest>(&manifest)?.workspace.members;
+    let repo = std::fs::canonicalize(repo_root).map_err(|e| err(repo_root.display(), e))?;
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
+    let mut flags = vec![format!("--remap-path-prefix={}=/verigate", repo.display())];
+    if let Some(home) = cargo_home {
+        flags.push(format!("--remap-path-prefix={}=/cargo", home.display()));
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status = Command::new(cargo)
+        .current_dir(&repo)
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "--target",
+            TARGET,
+            "--manifest-path",
+        ])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(target_dir)
+        .env_remove("RUSTFLAGS")
+        .env("CARGO_ENCODED_RUSTFLAGS", flags.join("\u{1f}"))
+        .status()
+        .map_err(|e| err("cannot run cargo", e))?;
+    if !status.success() {
+        return Err(RegistryError(format!(
+            "building {} failed ({status})",
+            manifest.display()
+        )));
+    }
+    let out = target_dir.join(TARGET).join("release");
+    members
+        .into_iter()
+        .map(|member| {
+            let name = Path::new(&member)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or(member.clone());
+            let path = out.join(format!("{name}.wasm"));
+            let bytes = std::fs::read(&path).map_err(|e| err(path.display(), e))?;
+            Ok((name, bytes))
+        })
+        .collect()
+}
+
+/// What `registry build` changed for one module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltModule {
+    /// Verifier name (the crate's name).
+    pub name: String,
+    /// sha256 of the built bytes.
+    pub sha256: String,
+    /// Whether the bytes differ from what the registry held before.
+    pub changed: bool,
+}
+
+/// Builds the guest crates, stores the modules by hash, updates
+/// `modules.toml`, removes modules no longer named, and rewrites the lock.
+pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>, RegistryError> {
+    let target_dir = repo_root.join("target").join("registry-build");
+    let built = build_modules(repo_root, &target_dir)?;
+    let index_path = registry_root.join(MODULES_FILE);
+    let mut index: ModuleIndex = if index_path.exists() {
+        read_toml(&index_path)?
+    } else {
+        ModuleIndex::new()
+    };
+    std::fs::create_dir_all(registry_root.join("modules"))
+        .map_err(|e| err(registry_root.display(), e))?;
+    let mut report = Vec::new();
+    for (name, bytes) in built {
+        let sha256 = sha256_hex(&bytes);
+        let path = module_path(registry_root, &sha256);
+        if !path.exists() {
+            std::fs::write(&path, &bytes).map_err(|e| err(path.display(), e))?;
+        }
+        let entry = ModuleEntry {
+            sha256: sha256.clone(),
+            source: Some(format!("{GUEST_WORKSPACE}/{name}")),
+        };
+        let changed = index.get(&name) != Some(&entry);
+        index.insert(name.clone(), entry);
+        report.push(BuiltModule {
+            name,
+            sha256,
+            changed,
+        });
+    }
+    write_index(registry_root, &index)?;
+    remove_unreferenced_modules(registry_root, &index)?;
+    Lock::compute(registry_root)?.write(registry_root)?;
+    Ok(report)
+}
+
+/// Writes `modules.toml`.
+pub(crate) fn write_index(registry_root: &Path, index: &ModuleIndex) -> Result<(), RegistryError> {
+    let path = registry_root.join(MODULES_FILE);
+    let body = toml::to_string(index).map_err(|e| err(path.display(), e))?;
+    let text = format!("# Verifier name -> module bytes (modules/<sha256>.wasm).\n\n{body}");
+    std::fs::write(&path, text).map_err(|e| err(path.display(), e))
+}
+
+fn remove_unreferenced_modules(
+    registry_root: &Path,
+    index: &ModuleIndex,
+) -> Result<(), RegistryError> {
+    let dir = registry_root.join("modules");
+    let entries = std::fs::read_dir(&dir).map_err(|e| err(dir.display(), e))?;
+    for entry in entries {
+        let path = entry.map_err(|e| err(dir.display(), e))?.path();
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !index.values().any(|m| m.sha256 == stem) {
+            std::fs::remove_file(&path).map_err(|e| err(path.display(), e))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,375 @@
+//! `registry verify` and `registry add`: the checks that make a registry
+//! trustworthy, and the only way untrusted modules get in.
+
+use super::build::{GUEST_WORKSPACE, build_modules, write_index};
+use super::lock::Lock;
+use super::{INSTANCE_DIR, ITEM_FILE, Item, ModuleEntry, Registry, RegistryError, module_path};
+use crate::limits::Limits;
+use crate::outcome::Outcome;
+use crate::sandbox::{RunRequest, Sandbox};
+use crate::verifier::{Verifier, sha256_hex};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Largest module `registry add` accepts, in bytes.
+pub const MAX_MODULE_BYTES: usize = 16 << 20;
+
+/// The most generous limits a contributed item may ask for.
+pub const MAX_CONTRIBUTED_LIMITS: Limits = Limits {
+    fuel: 100_000_000_000,
+    memory_bytes: 1 << 30,
+    timeout_ms: 60_000,
+    max_output_bytes: 1 << 20,
+    max_payload_bytes: 16 << 20,
+};
+
+/// One problem found by `verify` or `add`: what it concerns and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The item id, module name or file concerned.
+    pub subject: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.subject, self.reason)
+    }
+}
+
+fn problem(subject: impl Into<String>, reason: impl Into<String>) -> Problem {
+    Problem {
+        subject: subject.into(),
+        reason: reason.into(),
+    }
+}
+
+/// What `verify` looked at, and what it found wrong.
+#[derive(Debug, Default)]
+pub struct VerifyReport {
+    /// Modules checked (imports, compilation).
+    pub modules: usize,
+    /// Items checked.
+    pub items: usize,
+    /// Reference witnesses and counterexamples run.
+    pub witnesses: usize,
+    /// Modules rebuilt from source and compared.
+    pub rebuilt: usize,
+    /// Everything that failed.
+    pub problems: Vec<Problem>,
+}
+
+/// Runs an item's reference witness (must pass) and counterexamples (must
+/// not), under the item's own limits and instance directory.
+fn check_witnesses(
+    sandbox: &Sandbox,
+    verifier: &Verifier,
+    item: &Item,
+    instance_dir: Option<&Path>,
+) -> (usize, Vec<Problem>) {
+    let run = |payload: &str| {
+        sandbox.run(
+            verifier,
+            &RunRequest {
+                payload: payload.as_bytes(),
+                item_dir: instance_dir,
+                limits: item.limits,
+                protocol: item.protocol,
+            },
+        )
+    };
+    let mut problems = Vec::new();
+    let mut runs = 0;
+    if let Some(reference) = &item.reference {
+        runs += 1;
+        match run(reference) {
+            Ok(report) if report.passed => {}
+            Ok(report) => problems.push(problem(
+                &item.id,
+                format!(
+                    "reference witness does not pass: {} ({})",
+                    report.outcome, report.message
+                ),
+            )),
+            Err(e) => problems.push(problem(
+                &item.id,
+                format!("reference witness: host error: {e:#}"),
+            )),
+        }
+    }
+    for (i, counter) in item.counterexamples.iter().enumerate() {
+        runs += 1;
+        match run(&counter.payload) {
+            Ok(report) if !report.passed && report.outcome != Outcome::Timeout => {}
+            Ok(report) => problems.push(problem(
+                &item.id,
+                format!(
+                    "counterexample {} is not rejected: {}",
+                    i + 1,
+                    report.outcome
+                ),
+            )),
+            Err(e) => problems.push(problem(
+                &item.id,
+                format!("counterexample {}: host error: {e:#}", i + 1),
+            )),
+        }
+    }
+    (runs, problems)
+}
+
+/// Checks a registry: lock against files, every module (imports, compiles),
+/// every item's witnesses, and with `rebuild_from` (the repository root) that
+/// rebuilding `guest-verifiers/` reproduces the committed module bytes.
+pub fn verify(root: &Path, sandbox: &Sandbox, rebuild_from: Option<&Path>) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    let registry = match Registry::open(root) {
+        Ok(registry) => registry,
+        Err(e) => {
+            report
+                .problems
+                .push(problem(root.display().to_string(), e.0));
+            return report;
+        }
+    };
+    let mut loaded: BTreeMap<&str, Arc<Verifier>> = BTreeMap::new();
+    for (name, entry) in registry.modules() {
+        report.modules += 1;
+        let path = module_path(root, &entry.sha256);
+        match sandbox.load_file(&path) {
+            Ok(Ok(verifier)) => {
+                loaded.insert(name, verifier);
+            }
+            Ok(Err(refused)) => report.problems.push(problem(name, refused.reason)),
+            Err(e) => report
+                .problems
+                .push(problem(name, format!("{}: {e}", path.display()))),
+        }
+    }
+    for item in registry.items().values() {
+        report.items += 1;
+        let Some(verifier) = item.module.as_deref().and_then(|m| loaded.get(m)) else {
+            continue;
+        };
+        let instance = registry.instance_dir(item);
+        let (runs, problems) = check_witnesses(sandbox, verifier, item, instance.as_deref());
+        report.witnesses += runs;
+        report.problems.extend(problems);
+    }
+    if let Some(repo_root) = rebuild_from {
+        let target_dir = repo_root.join("target").join("registry-rebuild");
+        match build_modules(repo_root, &target_dir) {
+            Ok(rebuilt) => {
+                for (name, entry) in registry.modules() {
+                    let Some(source) = &entry.source else {
+                        continue;
+                    };
+                    report.rebuilt += 1;
+                    match source
+                        .strip_prefix(&format!("{GUEST_WORKSPACE}/"))
+                        .and_then(|c| rebuilt.get(c))
+                    {
+                        None => report
+                            .problems
+                            .push(problem(name, format!("source {source} was not rebuilt"))),
+                        Some(bytes) if sha256_hex(bytes) != entry.sha256 => {
+                            report.problems.push(problem(
+                                name,
+                                format!(
+                                    "rebuilding {source} gives sha256 {}, the registry holds {}",
+                                    sha256_hex(bytes),
+                                    entry.sha256
+                                ),
+                            ))
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+            Err(e) => report.problems.push(problem("rebuild", e.0)),
+        }
+    }
+    report
+}
+
+/// A contributed verifier and the item it checks.
+pub struct Contribution<'a> {
+    /// The verifier's name in `modules.toml`.
+    pub name: &'a str,
+    /// The module bytes (any language targeting `wasm32-wasip1`).
+    pub wasm: &'a [u8],
+    /// The item's `item.toml` text, stored as given.
+    pub item_toml: &'a str,
+    /// Instance files to mount at `/item`.
+    pub instance_dir: Option<&'a Path>,
+}
+
+fn check_contribution(
+    registry: &Registry,
+    sandbox: &Sandbox,
+    c: &Contribution<'_>,
+    item: &Item,
+) -> Result<(), Vec<Problem>> {
+    let id = item.id.as_str();
+    let mut problems = Vec::new();
+    if let Err(e) = item.check() {
+        problems.push(problem(id, e));
+    }
+    if item.module.as_deref() != Some(c.name) {
+        problems.push(problem(
+            id,
+            format!(
+                "field `module` must name the contributed module `{}`",
+                c.name
+            ),
+        ));
+    }
+    if registry.items().contains_key(id) {
+        problems.push(problem(
+            id,
+            "an item with this id is already in the registry",
+        ));
+    }
+    let sha256 = sha256_hex(c.wasm);
+    if let Some(existing) = registry.modules().get(c.name)
+        && existing.sha256 != sha256
+    {
+        problems.push(problem(
+            c.name,
+            format!("name already used by module {}", existing.sha256),
+        ));
+    }
+    if c.wasm.len() > MAX_MODULE_BYTES {
+        problems.push(problem(
+            c.name,
+            format!(
+                "module is {} bytes; the cap is {MAX_MODULE_BYTES}",
+                c.wasm.len()
+            ),
+        ));
+    }
+    let (l, max) = (item.limits, MAX_CONTRIBUTED_LIMITS);
+    for (field, value, cap) in [
+        ("fuel", l.fuel, max.fuel),
+        ("memory_bytes", l.memory_bytes, max.memory_bytes),
+        ("timeout_ms", l.timeout_ms, max.timeout_ms),
+        ("max_output_bytes", l.max_output_bytes, max.max_output_bytes),
+        (
+            "max_payload_bytes",
+            l.max_payload_bytes,
+            max.max_payload_bytes,
+        ),
+    ] {
+        if value > cap {
+            problems.push(problem(
+                id,
+                format!("field `limits.{field}` = {value} exceeds the policy cap {cap}"),
+            ));
+        }
+    }
+    if let Some(dir) = c.instance_dir
+        && let Err(e) = regular_files(dir)
+    {
+        problems.push(problem(id, e.0));
+    }
+    if problems.is_empty() {
+        match sandbox.load(c.wasm) {
+            Ok(verifier) => {
+                problems.extend(check_witnesses(sandbox, &verifier, item, c.instance_dir).1)
+            }
+            Err(refused) => problems.push(problem(c.name, refused.reason)),
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Every file under `dir` relative to it; refuses symbolic links and
+/// anything that is not a regular file or directory.
+fn regular_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, RegistryError> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        let entries = std::fs::read_dir(&current)
+            .map_err(|e| RegistryError(format!("{}: {e}", current.display())))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| RegistryError(format!("{}: {e}", current.display())))?;
+            let kind = entry
+                .file_type()
+                .map_err(|e| RegistryError(format!("{}: {e}", entry.path().display())))?;
+            if kind.is_dir() {
+                pending.push(entry.path());
+            } else if kind.is_file() {
+                files.push(
+                    entry
+                        .path()
+                        .strip_prefix(dir)
+                        .expect("under dir")
+                        .to_path_buf(),
+                );
+            } else {
+                return Err(RegistryError(format!(
+                    "{}: instance files must be regular files (no links or devices)",
+                    entry.path().display()
+                )));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Validates a contribution completely and only then adds it: module by
+/// hash, `modules.toml`, `items/<id>/` and the lock. A rejected contribution
+/// leaves the registry untouched.
+pub fn add(root: &Path, sandbox: &Sandbox, c: &Contribution<'_>) -> Result<Item, Vec<Problem>> {
+    let registry =
+        Registry::open(root).map_err(|e| vec![problem(root.display().to_string(), e.0)])?;
+    let item: Item =
+        toml::from_str(c.item_toml).map_err(|e| vec![problem("item.toml", e.to_string())])?;
+    check_contribution(&registry, sandbox, c, &item)?;
+    write_contribution(&registry, c, &item).map_err(|e| vec![problem(&item.id, e.0)])?;
+    Ok(item)
+}
+
+fn write_contribution(
+    registry: &Registry,
+    c: &Contribution<'_>,
+    item: &Item,
+) -> Result<(), RegistryError> {
+    let root = registry.root();
+    let io = |path: &Path, e: std::io::Error| RegistryError(format!("{}: {e}", path.display()));
+    let sha256 = sha256_hex(c.wasm);
+    let module = module_path(root, &sha256);
+    if !module.exists() {
+        std::fs::write(&module, c.wasm).map_err(|e| io(&module, e))?;
+    }
+    let mut index = registry.modules().clone();
+    index.insert(
+        c.name.to_owned(),
+        ModuleEntry {
+            sha256,
+            source: None,
+        },
+    );
+    write_index(root, &index)?;
+    let item_dir = root.join("items").join(&item.id);
+    std::fs::create_dir_all(&item_dir).map_err(|e| io(&item_dir, e))?;
+    let item_file = item_dir.join(ITEM_FILE);
+    std::fs::write(&item_file, c.item_toml).map_err(|e| io(&item_file, e))?;
+    if let Some(source) = c.instance_dir {
+        for relative in regular_files(source)? {
+            let to = item_dir.join(INSTANCE_DIR).join(&relative);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+            }
+            std::fs::copy(source.join(&relative), &to).map_err(|e| io(&to, e))?;
+        }
+    }
+    Lock::compute(root)?.write(root)
+}
