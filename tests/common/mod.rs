@@ -133,16 +133,34 @@ pub fn tempdir_with(files: &[(&str, &str)]) -> TempDir {
     TempDir(dir)
 }
 
-/// Names and contents of the files in `dir`, sorted.
+/// Relative paths and contents of every file under `dir`, sorted.
 pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| {
-            let entry = entry.unwrap();
-            let content = std::fs::read(entry.path()).unwrap_or_default();
-            (entry.file_name().to_string_lossy().into_owned(), content)
-        })
-        .collect();
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in std::fs::read_dir(&current).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                let name = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push((name, std::fs::read(&path).unwrap_or_default()));
+            }
+        }
+    }
     files.sort();
     files
+}
+
+/// Copies the tree at `from` to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for (name, bytes) in snapshot(from) {
+        let target = to.join(name);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
 }
