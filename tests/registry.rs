@@ -30,9 +30,12 @@ fn the_bundled_registry_verifies() {
     );
 }
 
+/// Damages a registry copy and returns the problem the lock check must name.
+type Tamper = fn(&std::path::Path) -> String;
+
 #[test]
 fn tampering_is_caught_and_named() {
-    let cases: [(&str, fn(&std::path::Path) -> String); 4] = [
+    let cases: [(&str, Tamper); 4] = [
         ("modified module", |root| {
             let (name, mut bytes) = snapshot(&root.join("modules")).remove(0);
             *bytes.last_mut().unwrap() ^= 1;

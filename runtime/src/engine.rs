@@ -5,7 +5,7 @@ use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
 use std::thread;
 use std::time::Duration;
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 /// How often the wall-clock backstop advances the engine's epoch.
 pub const EPOCH_TICK: Duration = Duration::from_millis(5);
@@ -17,8 +17,8 @@ const GUEST_WORLD_VERSION: &str = "verigate-guest-world-1";
 /// Engine-wide settings.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// Use the pooling instance allocator (falls back to on-demand when the
-    /// host cannot reserve the pool's address space).
+    /// Use the pooling instance allocator (falls back to on-demand allocation
+    /// when the host cannot reserve the pool's address space).
     pub pooling: bool,
     /// Most runs in flight at once; sizes the pool. Extra runs wait for a slot.
     pub max_concurrent_runs: usize,
@@ -41,25 +41,67 @@ impl Default for EngineOptions {
 pub struct SandboxEngine {
     /// The wasmtime engine.
     pub engine: Engine,
-    /// Whether the pooling allocator is in use.
-    pub pooled: bool,
+    /// The instance allocator in use.
+    pub allocator: Allocator,
     /// Hex sha256 naming everything that makes compiled code and guest-visible
     /// behaviour interchangeable: wasmtime's compatibility hash plus our guest world.
     pub fingerprint: String,
 }
 
-fn base_config() -> Config {
-    let mut config = Config::new();
-    config
-        .consume_fuel(true)
-        .epoch_interruption(true)
-        .cranelift_nan_canonicalization(true)
-        .relaxed_simd_deterministic(true)
-        .parallel_compilation(true)
-        // Traps are reported by kind plus the guest's stderr; capturing wasm
-        // backtraces would only slow down every trapping run.
-        .wasm_backtrace_max_frames(None);
-    config
+/// How instance memory is provided, best first; the first one the host
+/// supports is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Allocator {
+    /// Pooling, resetting only the pages a run dirtied (Linux `PAGEMAP_SCAN`,
+    /// kernel 6.7+) while keeping them resident. Avoiding `madvise` avoids
+    /// the TLB shoot-downs that otherwise make parallel workers slower than
+    /// one: measured here 7 µs a run and 1.35x on two workers, against
+    /// 19 µs and 0.7x.
+    PoolingWithPagemap,
+    /// Pooling, returning memory to the kernel after each run.
+    Pooling,
+    /// Plain `mmap` per instance (when the pool's address space cannot be reserved).
+    OnDemand,
+}
+
+/// Pool slots released to the kernel together.
+const DECOMMIT_BATCH: usize = 16;
+/// Linear memory kept resident per slot when dirty pages can be found.
+const KEEP_RESIDENT_MEMORY: usize = 4 << 20;
+/// Table bytes kept resident per slot (funcref tables of typical guests fit).
+const KEEP_RESIDENT_TABLE: usize = 64 << 10;
+
+impl Allocator {
+    fn config(self, slots: u32, max_memory: usize) -> Config {
+        let mut config = Config::new();
+        config
+            .consume_fuel(true)
+            .epoch_interruption(true)
+            .cranelift_nan_canonicalization(true)
+            .relaxed_simd_deterministic(true)
+            .parallel_compilation(true)
+            // Traps are reported by kind plus the guest's stderr; capturing
+            // wasm backtraces would only slow down every trapping run.
+            .wasm_backtrace_max_frames(None);
+        if self == Allocator::OnDemand {
+            return config;
+        }
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_core_instances(slots)
+            .total_memories(slots)
+            .total_tables(slots)
+            .total_stacks(slots)
+            .max_memory_size(max_memory)
+            .decommit_batch_size(DECOMMIT_BATCH.min(slots as usize));
+        if self == Allocator::PoolingWithPagemap {
+            pool.pagemap_scan(Enabled::Yes)
+                .linear_memory_keep_resident(KEEP_RESIDENT_MEMORY)
+                .table_keep_resident(KEEP_RESIDENT_TABLE);
+        }
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        config
+    }
 }
 
 impl SandboxEngine {
@@ -68,34 +110,34 @@ impl SandboxEngine {
     pub fn new(options: &EngineOptions) -> wasmtime::Result<Self> {
         let slots = u32::try_from(options.max_concurrent_runs.max(1)).unwrap_or(u32::MAX);
         let max_memory = usize::try_from(options.max_memory_bytes).unwrap_or(usize::MAX);
-        let (engine, pooled) = if options.pooling {
-            let mut pool = PoolingAllocationConfig::new();
-            pool.total_core_instances(slots)
-                .total_memories(slots)
-                .total_tables(slots)
-                .total_stacks(slots)
-                .max_memory_size(max_memory)
-                .linear_memory_keep_resident(0)
-                .table_keep_resident(0);
-            let mut config = base_config();
-            config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-            match Engine::new(&config) {
-                Ok(engine) => (engine, true),
+        let mut allocators = Vec::new();
+        if options.pooling {
+            allocators.push(Allocator::PoolingWithPagemap);
+            allocators.push(Allocator::Pooling);
+        }
+        allocators.push(Allocator::OnDemand);
+        let mut last_error = None;
+        let mut chosen = None;
+        for allocator in allocators {
+            match Engine::new(&allocator.config(slots, max_memory)) {
+                Ok(engine) => {
+                    chosen = Some((engine, allocator));
+                    break;
+                }
                 Err(err) => {
-                    tracing::warn!(
-                        "pooling allocator unavailable ({err:#}); using on-demand allocation"
-                    );
-                    (Engine::new(&base_config())?, false)
+                    tracing::info!("{allocator:?} allocator unavailable: {err:#}");
+                    last_error = Some(err);
                 }
             }
-        } else {
-            (Engine::new(&base_config())?, false)
+        }
+        let Some((engine, allocator)) = chosen else {
+            return Err(last_error.expect("at least one allocator was tried"));
         };
         let fingerprint = fingerprint(&engine);
         start_epoch_ticker(&engine);
         Ok(SandboxEngine {
             engine,
-            pooled,
+            allocator,
             fingerprint,
         })
     }

@@ -198,7 +198,7 @@ fn finish(mut record: GradeRecord, report: RunReport) -> GradeRecord {
 /// per-benchmark tallies.
 pub fn grade(
     registry: &Registry,
-    sandbox: &Arc<Sandbox>,
+    sandbox: &Sandbox,
     input: impl BufRead,
     workers: usize,
     mut on_record: impl FnMut(&GradeRecord),

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod batch;
+pub mod bench;
 pub mod cache;
 pub mod engine;
 pub mod grade;

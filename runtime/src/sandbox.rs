@@ -2,7 +2,7 @@
 //! and wall-clock limits, classifying every run into exactly one outcome.
 
 use crate::cache::ModuleCache;
-use crate::engine::{EngineOptions, SandboxEngine, deadline_ticks};
+use crate::engine::{Allocator, EngineOptions, SandboxEngine, deadline_ticks};
 use crate::limits::Limits;
 use crate::outcome::{Outcome, RunReport};
 use crate::protocol::{Protocol, truncate_chars};
@@ -185,9 +185,9 @@ impl Sandbox {
         &self.engine.fingerprint
     }
 
-    /// Whether the pooling allocator is in use.
-    pub fn pooled(&self) -> bool {
-        self.engine.pooled
+    /// The instance allocator in use.
+    pub fn allocator(&self) -> Allocator {
+        self.engine.allocator
     }
 
     /// Validates, compiles (once per process, through the on-disk cache) and

@@ -9,7 +9,6 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use verigate::grade::{Summary, grade};
 
 #[derive(Args)]
@@ -69,7 +68,7 @@ pub fn run(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             File::create(&args.out).with_context(|| format!("cannot create {}", args.out))?;
         Box::new(BufWriter::new(file))
     };
-    let sandbox = Arc::new(args.cache.sandbox()?);
+    let sandbox = args.cache.sandbox()?;
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));

@@ -1,6 +1,7 @@
 //! Argument parsing and dispatch. Exit status: 0 passed, 1 not passed,
 //! 2 usage or host error.
 
+mod bench;
 mod grade;
 mod registry;
 mod run;
@@ -35,6 +36,8 @@ enum Command {
     Run(run::RunArgs),
     /// Build, verify, extend and inspect the frozen verifier registry.
     Registry(registry::RegistryCli),
+    /// Measure sandbox overhead, compile and cache times, and batch throughput.
+    Bench(bench::BenchArgs),
 }
 
 /// Limit flags; each one given overrides the item's (or the default) limit.
@@ -140,6 +143,7 @@ pub fn main() -> ExitCode {
         Command::Grade(args) => grade::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Registry(args) => registry::run(&args),
+        Command::Bench(args) => bench::bench(&args),
     };
     match result {
         Ok(code) => code,

@@ -104,7 +104,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             tracing::info!(
                 cache = ?verifier.cache,
                 load_ms = verifier.load_time.as_secs_f64() * 1e3,
-                pooled = sandbox.pooled(),
+                allocator = ?sandbox.allocator(),
                 "module loaded"
             );
             let request = RunRequest {
