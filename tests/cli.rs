@@ -23,10 +23,13 @@ fn verigate(args: &[&str], stdin: &str) -> (i32, serde_json::Value, String) {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let json = match stdout.lines().count() {
-        0 => serde_json::Value::Null,
-        1 => serde_json::from_str(&stdout).expect("one JSON line"),
-        n => panic!("expected one line, got {n}: {stdout}"),
+    // `run` prints exactly one JSON line (or nothing on a host error); other
+    // commands print text, returned as a JSON string.
+    let json = match (args[0], stdout.lines().count()) {
+        (_, 0) => serde_json::Value::Null,
+        ("run", 1) => serde_json::from_str(&stdout).expect("one JSON line"),
+        ("run", n) => panic!("expected one line, got {n}: {stdout}"),
+        _ => serde_json::Value::String(stdout),
     };
     (
         out.status.code().unwrap(),
@@ -117,5 +120,54 @@ fn invalid_modules_are_a_verdict_not_a_host_error() {
     assert_eq!(
         (code, json["outcome"].as_str()),
         (1, Some("invalid_module"))
+    );
+}
+
+#[test]
+fn run_resolves_registry_items() {
+    let registry = repo_root().join("registry");
+    let registry = registry.to_str().unwrap();
+    let (code, json, _) = verigate(
+        &["run", "toy/derangement-4", "--registry", registry],
+        "[2, 1, 4, 3]",
+    );
+    assert_eq!((code, json["outcome"].as_str()), (0, Some("pass")));
+    assert_eq!(json["protocol"], "verdict-json");
+    let (code, json, _) = verigate(
+        &["run", "toy/derangement-4", "--registry", registry],
+        "[1, 2, 3, 4]",
+    );
+    assert_eq!((code, json["outcome"].as_str()), (1, Some("fail")));
+    let (code, _, stderr) = verigate(&["run", "toy/no-such-item", "--registry", registry], "");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no item `toy/no-such-item`"), "{stderr}");
+}
+
+#[test]
+fn a_tampered_registry_is_refused_naming_the_file() {
+    let copy = tempdir_with(&[]);
+    copy_tree(&repo_root().join("registry"), copy.path());
+    let item = copy.path().join("items/toy/pythagorean-triple/item.toml");
+    let text = std::fs::read_to_string(&item).unwrap();
+    std::fs::write(
+        &item,
+        text.replace("fuel = 50_000_000", "fuel = 50_000_001"),
+    )
+    .unwrap();
+    let root = copy.path().to_str().unwrap();
+    let (code, _, stderr) = verigate(&["grade", "--registry", root], "");
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("items/toy/pythagorean-triple/item.toml: modified"),
+        "{stderr}"
+    );
+    let (code, report, _) = verigate(&["registry", "verify", "--registry", root], "");
+    assert_eq!(code, 1);
+    assert!(
+        report
+            .as_str()
+            .unwrap()
+            .contains("pythagorean-triple/item.toml: modified"),
+        "{report}"
     );
 }

@@ -86,22 +86,6 @@ impl Protocol {
     }
 }
 
-/// Python's `str.splitlines()` boundaries.
-fn is_python_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r'
-            | '\x0b'
-            | '\x0c'
-            | '\x1c'
-            | '\x1d'
-            | '\x1e'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
-}
-
 /// Python's `str.strip()` with no argument (`str.isspace` characters).
 fn python_strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
@@ -110,7 +94,7 @@ fn python_strip(s: &str) -> &str {
 /// Non-blank lines of `stdout`, stripped, split the way Python splits them.
 fn python_lines(stdout: &str) -> Vec<&str> {
     stdout
-        .split(is_python_line_break)
+        .split(verigate_sdk::is_line_break)
         .map(python_strip)
         .filter(|line| !line.is_empty())
         .collect()

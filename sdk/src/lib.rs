@@ -446,8 +446,9 @@ fn clamp_score(score: f64) -> f64 {
     }
 }
 
-/// Python's `str.splitlines()` boundaries (what the host splits stdout on).
-fn is_line_break(c: char) -> bool {
+/// Python's `str.splitlines()` line boundaries: what the host splits a
+/// verifier's stdout on, so a message must not contain any of them.
+pub fn is_line_break(c: char) -> bool {
     matches!(
         c,
         '\n' | '\r'

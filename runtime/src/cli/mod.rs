@@ -80,10 +80,10 @@ impl LimitArgs {
 pub struct CacheArgs {
     /// Compiled-module cache directory [default: $VERIGATE_CACHE_DIR, else
     /// $XDG_CACHE_HOME/verigate, else ~/.cache/verigate].
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub cache_dir: Option<PathBuf>,
     /// Compile modules in memory only.
-    #[arg(long, conflicts_with = "cache_dir")]
+    #[arg(long, global = true, conflicts_with = "cache_dir")]
     pub no_cache: bool,
 }
 
