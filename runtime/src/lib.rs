@@ -19,6 +19,7 @@
 pub mod batch;
 pub mod bench;
 pub mod cache;
+pub mod combench;
 pub mod engine;
 pub mod grade;
 pub mod limits;
