@@ -15,39 +15,59 @@ pub fn repo_root() -> &'static Path {
         .expect("runtime/ has a parent")
 }
 
-/// Builds the cargo workspace at `dir` (relative to the repo root) for
-/// `wasm32-wasip1` and returns its release output directory.
-fn build_guests(dir: &str) -> PathBuf {
-    let manifest = repo_root().join(dir).join("Cargo.toml");
-    let target_dir = repo_root()
-        .join("target")
-        .join("wasm-guests")
-        .join(dir.replace('/', "-"));
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let status = Command::new(cargo)
-        .current_dir(repo_root())
-        .args(["build", "--release", "--quiet", "--target", "wasm32-wasip1"])
-        .arg("--manifest-path")
-        .arg(&manifest)
-        .arg("--target-dir")
-        .arg(&target_dir)
+fn cargo() -> Command {
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
+    cargo.current_dir(repo_root());
+    cargo
+}
+
+fn build(mut command: Command, what: &str) {
+    let status = command
         .status()
         .expect("running cargo to build guest modules");
-    assert!(status.success(), "building {} failed", manifest.display());
-    target_dir.join("wasm32-wasip1").join("release")
+    assert!(status.success(), "building {what} failed");
 }
 
-/// Path of a hostile test guest module built from `tests/guests`.
+/// Path of the hostile test guest built from `tests/guests` (its own workspace).
 pub fn hostile_wasm() -> &'static Path {
     static OUT: OnceLock<PathBuf> = OnceLock::new();
-    OUT.get_or_init(|| build_guests("tests/guests").join("hostile.wasm"))
+    OUT.get_or_init(|| {
+        let target_dir = repo_root().join("target/wasm-guests/hostile");
+        let mut command = cargo();
+        command
+            .args([
+                "build",
+                "--release",
+                "--quiet",
+                "--locked",
+                "--target",
+                "wasm32-wasip1",
+            ])
+            .args(["--manifest-path", "tests/guests/Cargo.toml", "--target-dir"])
+            .arg(&target_dir);
+        build(command, "tests/guests");
+        target_dir.join("wasm32-wasip1/release/hostile.wasm")
+    })
 }
 
-/// Path of a verifier built from `guest-verifiers/`.
+/// Path of a verifier built from `guest-verifiers/<name>` with the `guest` profile.
 pub fn verifier_wasm(name: &str) -> PathBuf {
-    static OUT: OnceLock<PathBuf> = OnceLock::new();
-    OUT.get_or_init(|| build_guests("guest-verifiers"))
-        .join(format!("{name}.wasm"))
+    let target_dir = repo_root().join("target/wasm-guests/verifiers");
+    let mut command = cargo();
+    command
+        .args([
+            "build",
+            "--profile",
+            "guest",
+            "--quiet",
+            "--locked",
+            "--target",
+            "wasm32-wasip1",
+        ])
+        .args(["--package", name, "--target-dir"])
+        .arg(&target_dir);
+    build(command, name);
+    target_dir.join(format!("wasm32-wasip1/guest/{name}.wasm"))
 }
 
 /// Bytes of a WAT file under `tests/guests/wat`, assembled.

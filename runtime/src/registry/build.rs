@@ -8,36 +8,56 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The guest crates' workspace, relative to the repository root.
+/// The directory of the guest crates, relative to the repository root.
 pub const GUEST_WORKSPACE: &str = "guest-verifiers";
+/// The cargo profile verifier modules are built with.
+pub const GUEST_PROFILE: &str = "guest";
 const TARGET: &str = "wasm32-wasip1";
 
 #[derive(serde::Deserialize)]
-struct WorkspaceManifest {
-    workspace: WorkspaceMembers,
+struct Manifest {
+    package: Package,
 }
 
 #[derive(serde::Deserialize)]
-struct WorkspaceMembers {
-    members: Vec<String>,
+struct Package {
+    name: String,
 }
 
 fn err(context: impl std::fmt::Display, e: impl std::fmt::Display) -> RegistryError {
     RegistryError(format!("{context}: {e}"))
 }
 
-/// Builds every member of `guest-verifiers/` into `target_dir` and returns
-/// crate name → module bytes.
+/// Package names of the crates under `guest-verifiers/`, sorted.
+fn guest_crates(repo_root: &Path) -> Result<Vec<String>, RegistryError> {
+    let dir = repo_root.join(GUEST_WORKSPACE);
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).map_err(|e| err(dir.display(), e))? {
+        let manifest = entry
+            .map_err(|e| err(dir.display(), e))?
+            .path()
+            .join("Cargo.toml");
+        if manifest.is_file() {
+            names.push(read_toml::<Manifest>(&manifest)?.package.name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Builds every crate under `guest-verifiers/` into `target_dir` with the
+/// workspace's `guest` profile and returns crate name → module bytes.
 ///
-/// Build paths are remapped (`<repo>` → `/verigate`, `$CARGO_HOME` → `/cargo`)
-/// and the workspace's release profile strips debug info, so the bytes do
-/// not depend on where the repository or the cargo home lives.
+/// The guest crates and the SDK are members of the repository's workspace,
+/// so their crate hashes do not depend on where the checkout lives; build
+/// paths are remapped (`<repo>` → `/verigate`, `$CARGO_HOME` → `/cargo`) and
+/// the profile strips debug info. The bytes are therefore the same on any
+/// machine with the pinned toolchain.
 pub fn build_modules(
     repo_root: &Path,
     target_dir: &Path,
 ) -> Result<BTreeMap<String, Vec<u8>>, RegistryError> {
-    let manifest = repo_root.join(GUEST_WORKSPACE).join("Cargo.toml");
-    let members = read_toml::<WorkspaceManifest>(&manifest)?.workspace.members;
+    let crates = guest_crates(repo_root)?;
     let repo = std::fs::canonicalize(repo_root).map_err(|e| err(repo_root.display(), e))?;
     let cargo_home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
@@ -47,37 +67,34 @@ pub fn build_modules(
         flags.push(format!("--remap-path-prefix={}=/cargo", home.display()));
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let status = Command::new(cargo)
+    let mut command = Command::new(cargo);
+    command
         .current_dir(&repo)
         .args([
             "build",
-            "--release",
             "--locked",
+            "--profile",
+            GUEST_PROFILE,
             "--target",
             TARGET,
-            "--manifest-path",
         ])
-        .arg(&manifest)
         .arg("--target-dir")
         .arg(target_dir)
         .env_remove("RUSTFLAGS")
-        .env("CARGO_ENCODED_RUSTFLAGS", flags.join("\u{1f}"))
-        .status()
-        .map_err(|e| err("cannot run cargo", e))?;
+        .env("CARGO_ENCODED_RUSTFLAGS", flags.join("\u{1f}"));
+    for name in &crates {
+        command.args(["--package", name]);
+    }
+    let status = command.status().map_err(|e| err("cannot run cargo", e))?;
     if !status.success() {
         return Err(RegistryError(format!(
-            "building {} failed ({status})",
-            manifest.display()
+            "building {GUEST_WORKSPACE}/ failed ({status})"
         )));
     }
-    let out = target_dir.join(TARGET).join("release");
-    members
+    let out = target_dir.join(TARGET).join(GUEST_PROFILE);
+    crates
         .into_iter()
-        .map(|member| {
-            let name = Path::new(&member)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or(member.clone());
+        .map(|name| {
             let path = out.join(format!("{name}.wasm"));
             let bytes = std::fs::read(&path).map_err(|e| err(path.display(), e))?;
             Ok((name, bytes))

@@ -78,12 +78,6 @@ impl Registry {
     pub fn open(root: &Path) -> Result<Registry, RegistryError> {
         let lock = Lock::read(&root.join(LOCK_FILE))?;
         lock.check_files(root)?;
-        Self::open_unchecked(root, lock)
-    }
-
-    /// Opens the registry without comparing files to the lock (for the
-    /// commands that rewrite the lock).
-    pub(crate) fn open_unchecked(root: &Path, lock: Lock) -> Result<Registry, RegistryError> {
         let modules_path = root.join(MODULES_FILE);
         let modules: ModuleIndex = if modules_path.exists() {
             read_toml(&modules_path)?
