@@ -29,6 +29,9 @@
 //!
 //! Print debugging output to stderr (`eprintln!`): stdout is the verdict
 //! channel.
+//!
+//! Witnesses written as Python expressions (ComBench's `eval(payload)`) are
+//! read safely with [`payload_python`]; see the [`python`] module.
 
 #![warn(missing_docs)]
 
@@ -41,6 +44,8 @@ use std::fmt;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::OnceLock;
+
+pub mod python;
 
 // ---------------------------------------------------------------------------
 // Errors
@@ -210,6 +215,41 @@ pub fn payload() -> Result<&'static str> {
 /// with line, column and what was expected (see [`from_json`]).
 pub fn payload_json<T: DeserializeOwned>() -> Result<T> {
     from_json("payload", payload()?)
+}
+
+/// The payload (stripped of surrounding whitespace) evaluated as a Python
+/// expression, as a ComBench verifier's `eval(payload)` would, but safely
+/// and within [`python::EvalLimits::default`] (see [`python`]).
+///
+/// Errors are prefixed with `payload:` and give the Python exception class,
+/// line, column and a caret under the offending spot.
+pub fn payload_python() -> Result<python::Value> {
+    from_python("payload", payload()?)
+}
+
+/// Evaluates `text` (stripped) as a Python expression; `what` names the input
+/// in error messages.
+///
+/// ```
+/// use verigate_sdk::from_python;
+/// let v = from_python("payload", "  [(a, b) for a in range(3) for b in range(a)]\n").unwrap();
+/// assert_eq!(v.to_string(), "[(1, 0), (2, 0), (2, 1)]");
+///
+/// let e = from_python("payload", "[1, 2] + (3,)").unwrap_err();
+/// assert_eq!(e.to_string(), "payload: TypeError: can only concatenate list (not \"tuple\") to list \
+///     at line 1, column 8:\n    [1, 2] + (3,)\n           ^");
+///
+/// assert_eq!(from_python("payload", " ").unwrap_err().to_string(),
+///            "payload is empty (expected a Python expression)");
+/// ```
+pub fn from_python(what: &str, text: &str) -> Result<python::Value> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Error::msg(format!(
+            "{what} is empty (expected a Python expression)"
+        )));
+    }
+    python::eval(text).map_err(|e| Error::msg(format!("{what}: {e}")))
 }
 
 /// Parses `text` as JSON into `T`; `what` names the input in error messages.
