@@ -1,53 +1,7 @@
 //! Verdict protocols: how a guest's stdout becomes pass/fail and a score.
 
 use crate::outcome::Outcome;
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
-/// How a verifier reports its verdict on stdout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-pub enum Protocol {
-    /// ComBench's released-evaluator rule: stdout, each line stripped and blank
-    /// lines dropped, must be exactly the single line `True`.
-    #[serde(rename = "combench")]
-    #[value(name = "combench")]
-    Combench,
-    /// The last stdout line is a JSON object with `pass` (bool), `score`
-    /// (number in [0, 1]) and optional `message` (string) and `details`.
-    #[serde(rename = "verdict-json")]
-    #[value(name = "verdict-json")]
-    VerdictJson,
-}
-
-impl Protocol {
-    /// The protocol's name as written in custom sections, flags and reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Protocol::Combench => "combench",
-            Protocol::VerdictJson => "verdict-json",
-        }
-    }
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "combench" => Ok(Protocol::Combench),
-            "verdict-json" => Ok(Protocol::VerdictJson),
-            other => Err(format!(
-                "unknown protocol `{other}` (expected `combench` or `verdict-json`)"
-            )),
-        }
-    }
-}
+pub use verigate_sdk::Protocol;
 
 /// What a protocol concluded from the output of a guest that exited normally.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,13 +30,11 @@ impl Judgement {
 /// Longest message kept from a guest's output.
 const MAX_MESSAGE_CHARS: usize = 1000;
 
-impl Protocol {
-    /// Judges the stdout of a guest that exited normally.
-    pub fn judge(self, stdout: &str) -> Judgement {
-        match self {
-            Protocol::Combench => judge_combench(stdout),
-            Protocol::VerdictJson => judge_verdict_json(stdout),
-        }
+/// Judges, under `protocol`, the stdout of a guest that exited normally.
+pub fn judge(protocol: Protocol, stdout: &str) -> Judgement {
+    match protocol {
+        Protocol::Combench => judge_combench(stdout),
+        Protocol::VerdictJson => judge_verdict_json(stdout),
     }
 }
 
@@ -176,7 +128,7 @@ mod tests {
     fn combench_accepts_true_with_surrounding_whitespace_and_blank_lines() {
         for out in ["True", "True\n", "\n  True  \r\n\n", "\x0cTrue\x1c"] {
             assert_eq!(
-                Protocol::Combench.judge(out).outcome,
+                judge(Protocol::Combench, out).outcome,
                 Outcome::Pass,
                 "{out:?}"
             );
@@ -194,23 +146,26 @@ mod tests {
             "\n \n",
             "TrueFalse",
         ] {
-            let judgement = Protocol::Combench.judge(out);
+            let judgement = judge(Protocol::Combench, out);
             assert_eq!(judgement.outcome, Outcome::Fail, "{out:?}");
             assert_eq!(judgement.score, 0.0);
         }
-        let judgement = Protocol::Combench.judge("A_lines has 3 elements, expected 1056\n");
+        let judgement = judge(
+            Protocol::Combench,
+            "A_lines has 3 elements, expected 1056\n",
+        );
         assert_eq!(judgement.message, "A_lines has 3 elements, expected 1056");
     }
 
     #[test]
     fn verdict_json_reads_the_last_line() {
         let out = "progress...\n{\"pass\": false, \"score\": 0.25, \"message\": \"step 3\", \"details\": {\"k\": 1}}\n";
-        let judgement = Protocol::VerdictJson.judge(out);
+        let judgement = judge(Protocol::VerdictJson, out);
         assert_eq!(judgement.outcome, Outcome::Fail);
         assert_eq!(judgement.score, 0.25);
         assert_eq!(judgement.message, "step 3");
         assert_eq!(judgement.details, Some(serde_json::json!({"k": 1})));
-        let pass = Protocol::VerdictJson.judge("{\"pass\":true,\"score\":1}");
+        let pass = judge(Protocol::VerdictJson, "{\"pass\":true,\"score\":1}");
         assert_eq!((pass.outcome, pass.score), (Outcome::Pass, 1.0));
     }
 
@@ -228,7 +183,7 @@ mod tests {
             "{\"pass\": true, \"score\": 1, \"message\": 3}",
         ] {
             assert_eq!(
-                Protocol::VerdictJson.judge(out).outcome,
+                judge(Protocol::VerdictJson, out).outcome,
                 Outcome::ProtocolError,
                 "{out:?}"
             );

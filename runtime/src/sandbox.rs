@@ -339,7 +339,7 @@ impl Sandbox {
             ),
             (None, _, Ended::Trap(trap)) => (Outcome::Trap, with_stderr(trap, &report.stderr)),
             (None, _, Ended::Exit(_)) => {
-                let judgement = protocol.judge(&report.stdout);
+                let judgement = crate::protocol::judge(protocol, &report.stdout);
                 report.score = judgement.score;
                 report.details = judgement.details;
                 (judgement.outcome, judgement.message)

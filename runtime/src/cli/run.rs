@@ -4,6 +4,7 @@ use super::registry::RegistryArgs;
 use super::{CacheArgs, LimitArgs};
 use anyhow::Context;
 use clap::Args;
+use clap::builder::TypedValueParser;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -21,7 +22,12 @@ pub struct RunArgs {
     #[arg(long)]
     item_dir: Option<PathBuf>,
     /// Verdict protocol [default: the item's, else the module's `verigate.protocol` section, else combench].
-    #[arg(long)]
+    ///
+    /// `combench`: stdout, each line stripped and blank lines dropped, must be exactly the single
+    /// line `True`. `verdict-json`: the last stdout line is a JSON object with `pass` (bool),
+    /// `score` (number in [0, 1]) and optional `message` (string) and `details`.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Protocol::NAMES)
+        .try_map(|name| name.parse::<Protocol>()))]
     protocol: Option<Protocol>,
     #[command(flatten)]
     limits: LimitArgs,

@@ -53,6 +53,12 @@ pub struct Metadata {
     /// The rubric for proof grading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grading_guideline: Option<String>,
+    /// The expected final answer, when the problem has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_answer: Option<String>,
+    /// A reference solution given to the proof judge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_solution: Option<String>,
 }
 
 /// A payload the verifier must reject, with the reason it is wrong.
