@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use verigate::grade::grade;
+use verigate::grade::{Grader, Judgments};
 use verigate::registry::Registry;
 use verigate::registry::maintain::{Contribution, add, verify};
 
@@ -206,17 +206,23 @@ fn grade_bundled(workers: usize) -> (Vec<u8>, Vec<String>) {
     );
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    grade(
-        &registry,
-        &sandbox,
-        input.as_bytes(),
+    let mut grader = Grader {
+        registry: &registry,
+        sandbox: &sandbox,
+        judgments: &mut Judgments::default(),
         workers,
-        |record| {
-            serde_json::to_writer(&mut out, record).unwrap();
-            out.push(b'\n');
-        },
-        |error| errors.push(format!("{}: {}", error.line, error.message)),
-    );
+    };
+    grader
+        .grade(
+            input.as_bytes(),
+            [],
+            |record, _| {
+                serde_json::to_writer(&mut out, record).unwrap();
+                out.push(b'\n');
+            },
+            |error| errors.push(format!("{}: {}", error.line, error.message)),
+        )
+        .unwrap();
     (out, errors)
 }
 

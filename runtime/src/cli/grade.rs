@@ -1,107 +1,177 @@
-//! `verigate grade`: grade a JSONL file of model responses against the registry.
+//! `verigate grade`: grade JSONL model responses against the registry and
+//! print the benchmark tables.
 
-use super::CacheArgs;
-use super::bundled;
 use super::registry::RegistryArgs;
-use anyhow::Context;
+use super::{CacheArgs, bundled};
+use anyhow::{Context, bail};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use verigate::grade::{Summary, grade};
+use verigate::grade::{GradeRecord, Grader, InputError, Judgments, Origin};
+use verigate::report::{Format, Report};
+
+/// The bundled example benchmark: the main job's input.
+const EXAMPLE_RESPONSES: &str = "examples/responses.jsonl";
+const EXAMPLE_JUDGMENTS: &str = "examples/judgments.jsonl";
 
 #[derive(Args)]
 pub struct GradeArgs {
     /// Responses, one JSON object per line: {"id", "sample", "response"}
-    /// [default: the bundled example benchmark].
+    /// [default: the bundled example benchmark, with its judgments].
+    #[arg(long)]
     responses: Option<PathBuf>,
+    /// Proof judgments, one JSON object per line: {"id", "sample", "proof_score"}
+    /// or {"id", "sample", "judge_output"}.
+    #[arg(long)]
+    judgments: Option<PathBuf>,
     /// Where to write one JSON result per response, in input order (`-` for stdout).
     #[arg(long, default_value = "-")]
     out: String,
+    /// Continue an interrupted run: keep the results already in `--out` and
+    /// grade only the responses after them.
+    #[arg(long)]
+    resume: bool,
     /// Worker threads [default: one per core].
     #[arg(long)]
     jobs: Option<usize>,
+    /// How to print the tables (on stderr).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     #[command(flatten)]
     location: RegistryArgs,
     #[command(flatten)]
     cache: CacheArgs,
 }
 
-fn print_summary(summary: &Summary, digest: &str) {
-    eprintln!();
-    eprintln!(
-        "{:<14} {:>8} {:>8} {:>9} {:>10}  outcomes",
-        "benchmark", "graded", "passed", "pass rate", "mean score"
-    );
-    for (benchmark, tally) in summary {
-        let outcomes: Vec<String> = tally
-            .outcomes
-            .iter()
-            .map(|(o, n)| format!("{o}={n}"))
-            .collect();
+/// Prints a bad input line as `file:line: message`.
+fn complain(path: &Path, bad_lines: &mut usize) -> impl FnMut(InputError) {
+    move |error| {
+        *bad_lines += 1;
         eprintln!(
-            "{:<14} {:>8} {:>8} {:>8.1}% {:>10.3}  {}",
-            benchmark,
-            tally.graded,
-            tally.passed,
-            100.0 * tally.pass_rate(),
-            tally.mean_score(),
-            outcomes.join(" ")
+            "verigate: {}:{}: {}",
+            path.display(),
+            error.line,
+            error.message
         );
     }
-    eprintln!("registry digest {digest}");
+}
+
+fn open(path: &Path, what: &str) -> anyhow::Result<BufReader<File>> {
+    let file =
+        File::open(path).with_context(|| format!("cannot open {what} {}", path.display()))?;
+    Ok(BufReader::new(file))
+}
+
+/// A progress bar over the response lines, drawn only on a terminal.
+fn progress(path: &Path) -> anyhow::Result<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return Ok(ProgressBar::hidden());
+    }
+    let lines = open(path, "responses")?.lines().count();
+    let bar = ProgressBar::new(lines as u64).with_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} responses ({per_sec}, eta {eta})",
+        )
+        .expect("a valid template"),
+    );
+    Ok(bar)
 }
 
 pub fn run(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     let registry = args.location.open()?;
-    let path = args
-        .responses
-        .clone()
-        .unwrap_or_else(|| bundled("examples/toy/responses.jsonl"));
-    let input =
-        File::open(&path).with_context(|| format!("cannot open responses {}", path.display()))?;
-    let mut out: Box<dyn Write> = if args.out == "-" {
-        Box::new(std::io::stdout().lock())
-    } else {
-        let file =
-            File::create(&args.out).with_context(|| format!("cannot create {}", args.out))?;
-        Box::new(BufWriter::new(file))
+    let (responses, judgments) = match &args.responses {
+        Some(path) => (path.clone(), args.judgments.clone()),
+        None => (
+            bundled(EXAMPLE_RESPONSES),
+            args.judgments
+                .clone()
+                .or_else(|| Some(bundled(EXAMPLE_JUDGMENTS))),
+        ),
     };
+    let mut bad_lines = 0;
+    let mut judged = match &judgments {
+        Some(path) => Judgments::read(
+            open(path, "judgments")?,
+            &registry,
+            complain(path, &mut bad_lines),
+        ),
+        None => Judgments::default(),
+    };
+    let input = open(&responses, "responses")?;
+    let (mut out, done): (Box<dyn Write>, Option<BufReader<File>>) = match args.out.as_str() {
+        "-" if args.resume => {
+            bail!("--resume needs --out FILE: there is nothing to resume on stdout")
+        }
+        "-" => (Box::new(std::io::stdout().lock()), None),
+        path if args.resume => {
+            let (file, cut) = verigate::grade::resume::open_for_append(Path::new(path))
+                .with_context(|| format!("cannot resume {path}"))?;
+            if cut > 0 {
+                eprintln!("verigate: {path}: dropped an unfinished last line ({cut} bytes)");
+            }
+            let earlier = open(Path::new(path), "results")?;
+            (Box::new(BufWriter::new(file)), Some(earlier))
+        }
+        path => {
+            let file = File::create(path).with_context(|| format!("cannot create {path}"))?;
+            (Box::new(BufWriter::new(file)), None)
+        }
+    };
+    let done = done
+        .into_iter()
+        .flat_map(verigate::jsonl::read::<GradeRecord>)
+        .map(|(line, record)| record.map_err(|e| format!("{}:{line}: {e}", args.out)));
     let sandbox = args.cache.sandbox()?;
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    let mut write_error = None;
-    let mut bad_lines = 0;
-    let summary = grade(
-        &registry,
-        &sandbox,
-        BufReader::new(input),
+    let bar = progress(&responses)?;
+    let mut report = Report::default();
+    let (mut resumed, mut write_error) = (0, None);
+    let mut grader = Grader {
+        registry: &registry,
+        sandbox: &sandbox,
+        judgments: &mut judged,
         workers,
-        |record| {
-            if write_error.is_none() {
+    };
+    let graded = grader.grade(
+        input,
+        done,
+        |record, origin| {
+            report.add(record);
+            bar.inc(1);
+            if origin == Origin::Resumed {
+                resumed += 1;
+            } else if write_error.is_none() {
                 let written = serde_json::to_writer(&mut out, record)
                     .map_err(std::io::Error::from)
                     .and_then(|()| writeln!(out));
                 write_error = written.err();
             }
         },
-        |error| {
-            bad_lines += 1;
-            eprintln!(
-                "verigate: {}:{}: {}",
-                path.display(),
-                error.line,
-                error.message
-            );
-        },
+        complain(&responses, &mut bad_lines),
     );
-    out.flush()?;
+    bar.finish_and_clear();
+    out.flush()
+        .with_context(|| format!("cannot write results to {}", args.out))?;
     if let Some(e) = write_error {
         return Err(e).with_context(|| format!("cannot write results to {}", args.out));
     }
-    print_summary(&summary, registry.digest());
+    graded.map_err(anyhow::Error::msg)?;
+    if resumed > 0 {
+        eprintln!(
+            "verigate: resumed after {resumed} result(s) already in {}",
+            args.out
+        );
+    }
+    let unused = judged.unused();
+    if unused > 0 {
+        eprintln!("verigate: {unused} judgment(s) match no response");
+    }
+    eprint!("\n{}", report.summary().render(args.format));
     if bad_lines > 0 {
         eprintln!("verigate: {bad_lines} bad input line(s) skipped; every other line was graded");
         return Ok(ExitCode::from(super::EXIT_HOST_ERROR));

@@ -4,6 +4,7 @@
 mod bench;
 mod grade;
 mod registry;
+mod report;
 mod run;
 
 use clap::{Args, Parser, Subcommand};
@@ -32,6 +33,8 @@ struct Cli {
 enum Command {
     /// Grade model responses (JSONL) against the registry; the main job.
     Grade(grade::GradeArgs),
+    /// Recompute the benchmark tables from a results file written by `grade`.
+    Report(report::ReportArgs),
     /// Run one verifier (a .wasm file or a registry item id) on one payload and print one JSON line.
     Run(run::RunArgs),
     /// Build, verify, extend and inspect the frozen verifier registry.
@@ -141,6 +144,7 @@ pub fn main() -> ExitCode {
     init_logging(cli.verbose);
     let result = match cli.command {
         Command::Grade(args) => grade::run(&args),
+        Command::Report(args) => report::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Registry(args) => registry::run(&args),
         Command::Bench(args) => bench::bench(&args),

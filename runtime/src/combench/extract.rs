@@ -47,6 +47,28 @@ impl ExtractError {
     }
 }
 
+impl ExtractError {
+    /// What is wrong with the response, in a sentence.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ExtractError::BadSections => {
+                "the response must start with `## Solution to Question 1` and later hold \
+                 `## Solution to Question 2`, each once, in order, both sections non-empty \
+                 (an analysis response must be non-empty)"
+            }
+            ExtractError::MissingConstruct => {
+                "no <construct>...</construct> block in the Question 2 section"
+            }
+            ExtractError::MultipleConstructs => {
+                "more than one construct tag, or a tag in the Question 1 section"
+            }
+            ExtractError::MalformedConstruct => {
+                "the construct tags do not form one <construct>...</construct> block"
+            }
+        }
+    }
+}
+
 impl fmt::Display for ExtractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -10,6 +10,8 @@ pub struct ProofScore(u8);
 impl ProofScore {
     /// The allowed point values.
     pub const VALUES: [u8; 4] = [0, 1, 6, 7];
+    /// The full score.
+    pub const MAX: u8 = 7;
 
     /// The score, if `points` is one of 0, 1, 6, 7.
     pub fn new(points: u8) -> Option<ProofScore> {

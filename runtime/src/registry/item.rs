@@ -17,7 +17,7 @@ pub enum PayloadMode {
 }
 
 /// Whether an item asks for a proof only or also for a checkable construction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ItemKind {
     /// Proof only; no verifier.

@@ -1,0 +1,142 @@
+//! Rendering a [`Summary`] as text, Markdown or JSON.
+
+use super::{BenchmarkSummary, Metrics, Row, Summary};
+use comfy_table::{CellAlignment, Table, presets};
+use std::fmt::Write;
+
+/// How `verigate report` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned tables for a terminal.
+    Text,
+    /// One JSON object (rates as fractions in [0, 1]).
+    Json,
+    /// Markdown tables, ready for a paper's appendix or a pull request.
+    Markdown,
+}
+
+impl Summary {
+    /// The summary in `format`, ending with a newline.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Json => {
+                let mut text = serde_json::to_string_pretty(self).expect("plain data serialises");
+                text.push('\n');
+                text
+            }
+            Format::Text | Format::Markdown => self.tables(format),
+        }
+    }
+
+    fn tables(&self, format: Format) -> String {
+        let markdown = format == Format::Markdown;
+        let mut out = String::new();
+        for bench in &self.benchmarks {
+            let heading = bench.heading();
+            if markdown {
+                let _ = writeln!(out, "### {heading}\n");
+            } else {
+                let _ = writeln!(out, "{heading}");
+            }
+            for (first, rows) in [("Type", &bench.by_type), ("Category", &bench.by_category)] {
+                let _ = writeln!(
+                    out,
+                    "{}\n",
+                    table(first, rows, bench.proof_judged, markdown)
+                );
+            }
+            let _ = writeln!(out, "outcomes: {}", counts(&bench.outcomes));
+            if bench.proof_judged {
+                let _ = writeln!(out, "proof scores: {}", counts(&bench.proof_status));
+            }
+            out.push('\n');
+        }
+        if self.duplicates > 0 {
+            let _ = writeln!(
+                out,
+                "{} duplicate (id, sample) record(s) ignored",
+                self.duplicates
+            );
+        }
+        let _ = writeln!(out, "registry digest: {}", self.registry_digests.join(", "));
+        let _ = writeln!(
+            out,
+            "verigate version: {}",
+            self.verigate_versions.join(", ")
+        );
+        out
+    }
+}
+
+impl BenchmarkSummary {
+    fn heading(&self) -> String {
+        let Some(overall) = self.by_type.last() else {
+            return self.benchmark.clone();
+        };
+        let m = &overall.metrics;
+        let k = if m.k_min == m.k_max {
+            format!("k = {}", m.k_max)
+        } else {
+            format!("k = {} to {}", m.k_min, m.k_max)
+        };
+        format!(
+            "{}: {} items, {} samples, {k}",
+            self.benchmark, m.items, m.samples
+        )
+    }
+}
+
+fn counts(counts: &std::collections::BTreeMap<String, usize>) -> String {
+    let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    parts.join(", ")
+}
+
+fn percent(value: Option<f64>) -> String {
+    value.map_or("-".to_owned(), |v| format!("{:.1}", 100.0 * v))
+}
+
+fn table(first: &str, rows: &[Row], proof_judged: bool, markdown: bool) -> String {
+    let k = rows.iter().map(|r| r.metrics.k_max).max().unwrap_or(0);
+    let mut header = vec![
+        first.to_owned(),
+        "Items".into(),
+        "Samples".into(),
+        "Avg.(%)".into(),
+        format!("Best@{k}(%)"),
+        format!("Pass@{k}(%)"),
+        format!("Pass^{k}(%)"),
+    ];
+    if proof_judged {
+        header.push("Proof(%)".into());
+    }
+    header.push("Construction(%)".into());
+    let mut table = Table::new();
+    table
+        .load_preset(if markdown {
+            presets::ASCII_MARKDOWN
+        } else {
+            presets::NOTHING
+        })
+        .set_header(header);
+    for row in rows {
+        let m: &Metrics = &row.metrics;
+        let mut cells = vec![
+            row.group.clone(),
+            m.items.to_string(),
+            m.samples.to_string(),
+            percent(Some(m.avg)),
+            percent(Some(m.best_at_k)),
+            percent(Some(m.pass_at_k)),
+            percent(Some(m.pass_all_k)),
+        ];
+        if proof_judged {
+            cells.push(percent(m.proof));
+        }
+        cells.push(percent(m.construction));
+        table.add_row(cells);
+    }
+    for column in table.column_iter_mut().skip(1) {
+        column.set_cell_alignment(CellAlignment::Right);
+    }
+    table.to_string()
+}
