@@ -196,3 +196,273 @@ fn bad_lines_are_named_and_skipped() {
         "{tables}"
     );
 }
+
+/// A copy of the bundled registry plus two hand-made ComBench items: a
+/// construction item checked by `toy-sum-square` (Pythagorean triples) and
+/// an analysis item.
+fn registry_with_hand_made_items() -> TempDir {
+    let dir = tempdir_with(&[]);
+    let root = dir.path().join("registry");
+    copy_tree(&repo_root().join("registry"), &root);
+    for (id, toml) in [
+        (
+            "hand-c",
+            "module = \"toy-sum-square\"\nprotocol = \"combench\"\npayload = \"construct\"\n\
+             reference = \"[3, 4, 5]\"\n[metadata]\nbenchmark = \"combench\"\n\
+             type = \"construction\"\ncategory = \"X\"\n",
+        ),
+        (
+            "hand-a",
+            "[metadata]\nbenchmark = \"combench\"\ntype = \"analysis\"\ncategory = \"Y\"\n",
+        ),
+    ] {
+        let item = root.join("items/combench").join(id);
+        std::fs::create_dir_all(&item).unwrap();
+        let text = format!("id = \"combench/{id}\"\n{toml}");
+        std::fs::write(item.join("item.toml"), text).unwrap();
+    }
+    let lock = verigate::registry::Lock::compute(&root).unwrap();
+    lock.write(&root).unwrap();
+    dir
+}
+
+fn construction(proof: &str, construction: &str) -> String {
+    format!("## Solution to Question 1\n{proof}\n## Solution to Question 2\n{construction}\n")
+}
+
+#[test]
+fn combench_scores_on_a_hand_made_case() {
+    let dir = registry_with_hand_made_items();
+    let registry = verigate::registry::Registry::open(&dir.path().join("registry")).unwrap();
+    let good = construction("proof", "<construct>[3, 4, 5]</construct>");
+    let bad = construction("proof", "<construct>\n[3, 4, 6]\n</construct>");
+    // (item, response, judgment) → (outcome, construction, proof, proof_status, gated)
+    type Case<'a> = (
+        &'a str,
+        String,
+        &'a str,
+        (&'a str, Option<u8>, Option<u8>, &'a str, Option<u8>),
+    );
+    let mut cases: Vec<Case> = Vec::new();
+    // All 4 × 2 (p, c) pairs: 7 → 6 and 6 → 1 on a failed construction.
+    for (p, j, gated_if_failed) in [
+        (0, "\"proof_score\": 0", 0),
+        (1, "\"proof_score\": 1", 1),
+        (6, "\"proof_score\": 6", 1),
+        (7, "\"proof_score\": 7", 6),
+    ] {
+        cases.push((
+            "hand-c",
+            good.clone(),
+            j,
+            ("pass", Some(1), Some(p), "judged", Some(p)),
+        ));
+        cases.push((
+            "hand-c",
+            bad.clone(),
+            j,
+            ("fail", Some(0), Some(p), "judged", Some(gated_if_failed)),
+        ));
+    }
+    let seven = "\"proof_score\": 7";
+    cases.extend([
+        // Format failures: no verifier run, construction 0; the proof is
+        // judged only when the sections parse.
+        (
+            "hand-c",
+            construction("proof", "no block"),
+            seven,
+            ("missing_construct", Some(0), Some(7), "judged", Some(6)),
+        ),
+        (
+            "hand-c",
+            "## Solution\n<construct>[3, 4, 5]</construct>".to_owned(),
+            seven,
+            ("bad_sections", Some(0), None, "not_judged", None),
+        ),
+        (
+            "hand-c",
+            construction(
+                "proof",
+                "<construct>[3, 4, 5]</construct><construct>[3, 4, 5]</construct>",
+            ),
+            seven,
+            ("multiple_constructs", Some(0), Some(7), "judged", Some(6)),
+        ),
+        (
+            "hand-c",
+            construction("proof <construct>", "<construct>[3, 4, 5]</construct>"),
+            seven,
+            ("multiple_constructs", Some(0), Some(7), "judged", Some(6)),
+        ),
+        (
+            "hand-c",
+            construction("proof", "</construct>[3, 4, 5]<construct>"),
+            seven,
+            ("malformed_construct", Some(0), Some(7), "judged", Some(6)),
+        ),
+        // Judgments: missing, unparsable, parsed from judge output.
+        (
+            "hand-c",
+            good.clone(),
+            "",
+            ("pass", Some(1), None, "no_judgment", None),
+        ),
+        (
+            "hand-c",
+            good.clone(),
+            "\"judge_output\": \"<points>5 out of 7</points>\"",
+            ("pass", Some(1), None, "unparsable_judgment", None),
+        ),
+        (
+            "hand-c",
+            bad.clone(),
+            "\"judge_output\": \"Nearly.\\n<points>6 out of 7</points>\"",
+            ("fail", Some(0), Some(6), "judged", Some(1)),
+        ),
+        // Analysis items: the score is the proof score.
+        (
+            "hand-a",
+            "## Solution\nA proof.".to_owned(),
+            seven,
+            ("no_verifier", None, Some(7), "judged", Some(7)),
+        ),
+        (
+            "hand-a",
+            " \n ".to_owned(),
+            seven,
+            ("bad_sections", None, None, "not_judged", None),
+        ),
+        (
+            "hand-a",
+            "A proof with <construct>1</construct>".to_owned(),
+            seven,
+            ("malformed_construct", None, None, "not_judged", None),
+        ),
+        (
+            "hand-a",
+            "Another proof.".to_owned(),
+            "\"judge_output\": \"<points>1 out of 7</points>\"",
+            ("no_verifier", None, Some(1), "judged", Some(1)),
+        ),
+    ]);
+    let mut responses = String::new();
+    let mut judgments = String::new();
+    for (sample, (item, response, judgment, _)) in cases.iter().enumerate() {
+        let id = format!("combench/{item}");
+        let line = serde_json::json!({"id": id, "sample": sample, "response": response});
+        responses.push_str(&format!("{line}\n"));
+        if !judgment.is_empty() {
+            judgments.push_str(&format!(
+                "{{\"id\": \"{id}\", \"sample\": {sample}, {judgment}}}\n"
+            ));
+        }
+    }
+    let mut errors = Vec::new();
+    let mut judgments =
+        verigate::grade::Judgments::read(judgments.as_bytes(), &registry, |e| errors.push(e));
+    let sandbox = sandbox();
+    let mut records = Vec::new();
+    verigate::grade::Grader {
+        registry: &registry,
+        sandbox: &sandbox,
+        judgments: &mut judgments,
+        workers: 2,
+    }
+    .grade(
+        responses.as_bytes(),
+        [],
+        |r, _| records.push(r.clone()),
+        |e| errors.push(e),
+    )
+    .unwrap();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(records.len(), cases.len());
+    let mut report = verigate::report::Report::default();
+    for (record, (item, _, _, expected)) in records.iter().zip(&cases) {
+        let json = serde_json::to_value(record).unwrap();
+        let got = (
+            json["outcome"].as_str().unwrap(),
+            record.construction,
+            record.proof.map(u8::from),
+            json["proof_status"].as_str().unwrap(),
+            record.gated.map(u8::from),
+        );
+        assert_eq!(&got, expected, "{item} sample {}: {json}", record.sample);
+        let score = expected.4.map_or(0.0, |g| f64::from(g) / 7.0);
+        assert_eq!(record.score, score);
+        report.add(record);
+    }
+    // Construction item: 16 samples, 6 accepted constructions (4 + 2).
+    // Gated scores: 0+0+1+1+1+6+7+6 (the pairs) + 6+0+6+6+6 + 0+0+1 = 47, over 7 × 16.
+    let summary = report.summary();
+    let rows = &summary.benchmarks[0].by_type;
+    let c = &rows[1].metrics;
+    assert_eq!((c.items, c.samples), (1, 16));
+    assert_eq!(c.construction, Some(6.0 / 16.0));
+    assert!((c.avg - 47.0 / 112.0).abs() < 1e-12, "{}", c.avg);
+    assert_eq!((c.best_at_k, c.pass_at_k, c.pass_all_k), (1.0, 1.0, 0.0));
+    // Proofs: 0+0+1+1+6+6+7+7 + 7+0+7+7+7 + 0+0+6 = 62.
+    assert!((c.proof.unwrap() - 62.0 / 112.0).abs() < 1e-12);
+    // Analysis item: 7, unscored, unscored, 1 → 8 / 28.
+    let a = &rows[0].metrics;
+    assert!((a.avg - 8.0 / 28.0).abs() < 1e-12 && a.construction.is_none());
+}
+
+#[test]
+fn bad_judgments_are_named_and_skipped() {
+    let dir = registry_with_hand_made_items();
+    std::fs::write(
+        dir.path().join("responses.jsonl"),
+        "{\"id\": \"combench/hand-a\", \"sample\": 0, \"response\": \"Proof.\"}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("judgments.jsonl"),
+        "{\"id\": \"combench/hand-a\", \"sample\": 0, \"proof_score\": 6}\n\
+         {\"id\": \"combench/nope\", \"sample\": 0, \"proof_score\": 6}\n\
+         {\"id\": \"combench/hand-a\", \"sample\": 1, \"proof_score\": 5}\n\
+         {\"id\": \"combench/hand-a\", \"sample\": 2, \"proof_score\": 6, \"judge_output\": \"x\"}\n\
+         {\"id\": \"combench/hand-a\", \"sample\": 3}\n\
+         {\"id\": \"combench/hand-a\", \"sample\": 0, \"proof_score\": 7}\n\
+         {\"id\": \"combench/hand-a\", \"sample\": 9, \"proof_score\": 7, \"judge\": \"j1\"}\n",
+    )
+    .unwrap();
+    let results = dir.path().join("results.jsonl");
+    let judgments = dir.path().join("judgments.jsonl");
+    let out = grade(
+        dir.path(),
+        "responses.jsonl",
+        results.to_str().unwrap(),
+        &["--judgments", judgments.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    for (line, what) in [
+        (2, "field `id`: no item `combench/nope`"),
+        (3, "proof score 5 is not one of 0, 1, 6, 7"),
+        (
+            4,
+            "fields `proof_score` and `judge_output`: give exactly one of them",
+        ),
+        (
+            5,
+            "fields `proof_score` and `judge_output`: give exactly one of them",
+        ),
+        (
+            6,
+            "field `sample`: a second judgment of item `combench/hand-a` sample 0 (the first is on line 1)",
+        ),
+    ] {
+        let expected = format!("{}:{line}: {what}", judgments.display());
+        assert!(err.contains(&expected), "{expected} not in\n{err}");
+    }
+    assert!(err.contains("5 bad input line(s)"), "{err}");
+    assert!(err.contains("1 judgment(s) match no response"), "{err}");
+    let record: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&results).unwrap().trim()).unwrap();
+    assert_eq!(
+        (record["proof"].as_u64(), record["gated"].as_u64()),
+        (Some(6), Some(6))
+    );
+}

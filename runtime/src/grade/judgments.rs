@@ -8,9 +8,8 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use std::io::BufRead;
 
-/// One judgment line.
+/// One judgment line; other fields (a judge model name, say) are ignored.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct JudgmentLine {
     id: String,
     sample: serde_json::Value,
@@ -48,7 +47,7 @@ fn sample_key(sample: &serde_json::Value) -> String {
 }
 
 impl Judgments {
-    /// Reads judgment lines. A bad line — malformed JSON, an unknown field,
+    /// Reads judgment lines. A bad line — malformed JSON, a missing field,
     /// an id not in `registry`, both or neither of `proof_score` and
     /// `judge_output`, a score not in {0, 1, 6, 7}, or a repeated
     /// (id, sample) — goes to `on_error` and is skipped.

@@ -6,9 +6,8 @@ use crate::registry::ItemKind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One input line: a model's raw response to an item.
+/// One input line: a model's raw response to an item. Other fields are ignored.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ResponseLine {
     /// Registry item id.
     pub id: String,
@@ -65,7 +64,6 @@ pub enum ProofStatus {
 /// One output line: the grade of one response, with everything needed to
 /// reproduce it. Deterministic: no timings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct GradeRecord {
     /// Registry item id.
     pub id: String,
