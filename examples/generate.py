@@ -20,22 +20,24 @@ ITEMS = ROOT / "registry" / "items"
 SAMPLES = 4
 
 
-def combench_construction(item, proof, payload, style):
+# The Question 2 section of a construction-centric response, by style: a
+# well-formed block, the same with odd spacing and case, or one of the flaws
+# the extraction rules catch.
+SECTION_2 = {
+    "ok": "The construction:\n<construct>\n{payload}\n</construct>\n",
+    "upper": "<CONSTRUCT>{payload}</Construct>\nThis satisfies every condition.\n",
+    "missing_construct": "The construction is described in the proof above.\n",
+    "multiple_constructs": "<construct>{payload}</construct>\nOr:\n<construct>{payload}</construct>\n",
+    "malformed_construct": "<construct>\n{payload}\n",
+}
+
+
+def combench_construction(proof, payload, style):
     """A construction-centric response; `style` picks a format (or a flaw)."""
-    q1, q2 = "## Solution to Question 1", "## Solution to Question 2"
-    if style == "ok":
-        return f"{q1}\n{proof}\n\n{q2}\nThe construction:\n<construct>\n{payload}\n</construct>\n"
-    if style == "upper":
-        return f"\n{q1}\n{proof}\n{q2}\n<CONSTRUCT>{payload}</Construct>\nThis satisfies every condition.\n"
-    if style == "missing_construct":
-        return f"{q1}\n{proof}\n{q2}\nThe construction is described in the proof above.\n"
-    if style == "multiple_constructs":
-        return f"{q1}\n{proof}\n{q2}\n<construct>{payload}</construct>\nOr:\n<construct>{payload}</construct>\n"
-    if style == "malformed_construct":
-        return f"{q1}\n{proof}\n{q2}\n<construct>\n{payload}\n"
     if style == "bad_sections":
         return f"## Solution\n{proof}\n<construct>{payload}</construct>\n"
-    raise ValueError(style)
+    section_2 = SECTION_2[style].format(payload=payload)
+    return f"## Solution to Question 1\n{proof}\n\n## Solution to Question 2\n{section_2}"
 
 
 FLAWS = ["missing_construct", "multiple_constructs", "malformed_construct", "bad_sections"]
@@ -49,20 +51,20 @@ def construction_samples(index, item):
     flaw = FLAWS[index % len(FLAWS)]
     return [
         # A full proof and an accepted witness: 7 stays 7.
-        (combench_construction(item, proof, reference, "ok"), {"proof_score": 7}),
+        (combench_construction(proof, reference, "ok"), {"proof_score": 7}),
         # A full proof with a plausible but wrong witness: 7 is gated to 6.
         (
-            combench_construction(item, proof, wrong[0], "ok"),
+            combench_construction(proof, wrong[0], "ok"),
             {"judge_output": "Complete and rigorous.\n<points>7 out of 7</points>"},
         ),
         # A format failure: no verifier run; the proof is judged if the sections parse.
-        (combench_construction(item, proof, reference, flaw), {"proof_score": 6}),
+        (combench_construction(proof, reference, flaw), {"proof_score": 6}),
         # Alternating: an accepted witness with an almost-complete proof, or a
         # wrong witness with partial progress and an unparsable judge output.
-        (combench_construction(item, proof, reference, "upper"), {"proof_score": 6})
+        (combench_construction(proof, reference, "upper"), {"proof_score": 6})
         if index % 2 == 0
         else (
-            combench_construction(item, proof, wrong[-1], "ok"),
+            combench_construction(proof, wrong[-1], "ok"),
             {"judge_output": "Partial progress; I would give 1 or 6 points."},
         ),
     ]

@@ -96,34 +96,24 @@ fn a_killed_run_resumes_with_no_line_lost_or_duplicated() {
     assert!(killed.len() < expected.len(), "the run was not interrupted");
     assert_eq!(&expected[..killed.len()], killed.as_slice());
 
-    let out = grade(
-        dir.path(),
-        "responses.jsonl",
-        part.to_str().unwrap(),
-        &["--resume"],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("resumed after"), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("slow: 1 items, 300 samples"),
-        "{}",
-        stderr(&out)
-    );
-    assert_eq!(
-        std::fs::read(&part).unwrap(),
-        expected,
-        "byte-identical to an uninterrupted run"
-    );
-
-    // Resuming a finished run grades nothing and changes nothing.
-    let out = grade(
-        dir.path(),
-        "responses.jsonl",
-        part.to_str().unwrap(),
-        &["--resume"],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(std::fs::read(&part).unwrap(), expected);
+    // Resuming twice: the first run grades the rest, the second nothing.
+    for _ in 0..2 {
+        let resume = grade(
+            dir.path(),
+            "responses.jsonl",
+            part.to_str().unwrap(),
+            &["--resume"],
+        );
+        let err = stderr(&resume);
+        assert!(resume.status.success(), "{err}");
+        assert!(err.contains("resumed after"), "{err}");
+        assert!(err.contains("slow: 1 items, 300 samples"), "{err}");
+        let resumed = std::fs::read(&part).unwrap();
+        assert!(
+            resumed == expected,
+            "not byte-identical to an uninterrupted run"
+        );
+    }
 
     // Results from other responses are refused, and left as they are.
     std::fs::write(
