@@ -73,7 +73,7 @@ def construction_samples(index, item):
 def analysis_samples(index, item):
     """(response, judgment) for each sample of an analysis-centric ComBench item."""
     proof = item["metadata"].get("reference_solution", "").strip() or "Proof."
-    scores = [7, 6, 1, 0]
+    scores = [7, 6, 1, 0] if index % 4 != 3 else [7, 7, 7, 7]  # one in four solved every time
     samples = [(f"## Solution\n{proof}\n", {"proof_score": scores[(index + s) % 4]}) for s in range(SAMPLES)]
     if index % 3 == 1:
         samples[3] = ("   \n", {"proof_score": 0})  # empty: bad_sections, never judged

@@ -97,9 +97,11 @@ impl<'a> Planner<'a> {
         let mut record = self.draft(item, &response);
         let extracted = extract(item, response.response);
         if item.metadata.benchmark == COMBENCH {
+            // Taken even when the proof is not judged, so that it counts as matched.
+            let judgment = self.judgments.take(&record.id, &record.sample);
             let (proof, status) = match extracted.proof {
                 Err(_) => (None, ProofStatus::NotJudged),
-                Ok(()) => match self.judgments.take(&record.id, &record.sample) {
+                Ok(()) => match judgment {
                     Some(Judgment::Scored(score)) => (Some(score), ProofStatus::Judged),
                     Some(Judgment::Unparsable) => (None, ProofStatus::UnparsableJudgment),
                     None => (None, ProofStatus::NoJudgment),
