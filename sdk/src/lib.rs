@@ -227,6 +227,11 @@ pub fn payload_python() -> Result<python::Value> {
     from_python("payload", payload()?)
 }
 
+/// [`payload_python`] under the verifier's own evaluation bounds.
+pub fn payload_python_with(limits: &python::EvalLimits) -> Result<python::Value> {
+    from_python_with("payload", payload()?, limits)
+}
+
 /// Evaluates `text` (stripped) as a Python expression; `what` names the input
 /// in error messages.
 ///
@@ -243,13 +248,29 @@ pub fn payload_python() -> Result<python::Value> {
 ///            "payload is empty (expected a Python expression)");
 /// ```
 pub fn from_python(what: &str, text: &str) -> Result<python::Value> {
+    from_python_with(what, text, &python::EvalLimits::default())
+}
+
+/// [`from_python`] under `limits`.
+///
+/// ```
+/// use verigate_sdk::{from_python_with, python::EvalLimits};
+/// let tight = EvalLimits { max_elements: 10, ..EvalLimits::default() };
+/// let e = from_python_with("rule", "list(range(100))", &tight).unwrap_err();
+/// assert!(e.to_string().starts_with("rule: "));
+/// ```
+pub fn from_python_with(
+    what: &str,
+    text: &str,
+    limits: &python::EvalLimits,
+) -> Result<python::Value> {
     let text = text.trim();
     if text.is_empty() {
         return Err(Error::msg(format!(
             "{what} is empty (expected a Python expression)"
         )));
     }
-    python::eval(text).map_err(|e| Error::msg(format!("{what}: {e}")))
+    python::eval_with(text, limits).map_err(|e| Error::msg(format!("{what}: {e}")))
 }
 
 /// Parses `text` as JSON into `T`; `what` names the input in error messages.

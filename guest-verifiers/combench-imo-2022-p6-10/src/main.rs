@@ -62,7 +62,7 @@ fn read_grid(payload: &Value) -> Result<Grid> {
                 "row {}, column {}: {} has type {}, not int",
                 r + 1,
                 c + 1,
-                short(cell),
+                cell.repr_short(60),
                 cell.type_name()
             );
             grid[r][c] = cell
@@ -74,7 +74,7 @@ fn read_grid(payload: &Value) -> Result<Grid> {
                         "row {}, column {}: {} is not in 1..={}",
                         r + 1,
                         c + 1,
-                        short(cell),
+                        cell.repr_short(60),
                         N * N
                     ))
                 })?;
@@ -139,15 +139,6 @@ fn count_uphill_paths(grid: &Grid) -> (u128, usize) {
         total = total.saturating_add(paths);
     }
     (total, valleys)
-}
-
-/// The Python repr of `v`, cut to 60 characters for messages.
-fn short(v: &Value) -> String {
-    let repr = v.to_string();
-    match repr.char_indices().nth(60) {
-        Some((cut, _)) => format!("{}…", &repr[..cut]),
-        None => repr,
-    }
 }
 
 verigate_sdk::main!(combench, verify);

@@ -60,20 +60,25 @@ fn read_tile(index: usize, item: &Value) -> Result<Tile> {
     let Some([r1, c1, r2, c2]) = item.as_sequence() else {
         fail!(
             "tile {index}: {} is not a tuple (r1, c1, r2, c2)",
-            short(item)
+            item.repr_short(60)
         );
     };
     let coord = |v: &Value| -> Result<usize> {
         ensure!(
             v.type_name() == "int",
             "tile {index}: {} has type {}, not int",
-            short(v),
+            v.repr_short(60),
             v.type_name()
         );
         v.as_i64()
             .and_then(|x| usize::try_from(x).ok())
             .filter(|x| (1..=N).contains(x))
-            .ok_or_else(|| Error::msg(format!("tile {index}: {} is not in 1..={N}", short(v))))
+            .ok_or_else(|| {
+                Error::msg(format!(
+                    "tile {index}: {} is not in 1..={N}",
+                    v.repr_short(60)
+                ))
+            })
     };
     let tile = Tile {
         r1: coord(r1)?,
@@ -128,15 +133,6 @@ fn check_one_gap_per_line(owner: &[[usize; N]; N]) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The Python repr of `v`, cut to 60 characters for messages.
-fn short(v: &Value) -> String {
-    let repr = v.to_string();
-    match repr.char_indices().nth(60) {
-        Some((cut, _)) => format!("{}…", &repr[..cut]),
-        None => repr,
-    }
 }
 
 verigate_sdk::main!(combench, verify);

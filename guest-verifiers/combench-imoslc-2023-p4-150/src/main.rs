@@ -15,7 +15,7 @@
 //! every square (i, j) holds a label a with n | a - (i + j - 1), and there
 //! are exactly 2n - 1 = 299 pieces, the minimum.
 
-use verigate_sdk::python::{EvalLimits, Value, eval_with};
+use verigate_sdk::python::{EvalLimits, Value};
 use verigate_sdk::{Error, Result, ensure, fail};
 
 /// The side of the square.
@@ -34,9 +34,7 @@ const LIMITS: EvalLimits = EvalLimits {
 };
 
 fn verify() -> Result<()> {
-    let text = verigate_sdk::payload()?.trim();
-    ensure!(!text.is_empty(), "the payload is empty (expected a dict)");
-    let value = eval_with(text, &LIMITS).map_err(|e| Error::msg(format!("payload: {e}")))?;
+    let value = verigate_sdk::payload_python_with(&LIMITS)?;
     let (endpoints, rows) = read_fields(&value)?;
     let pieces = read_pieces(endpoints)?;
     check_rows(rows, &pieces)?;
@@ -68,7 +66,7 @@ fn read_fields(value: &Value) -> Result<(&[Value], &[Value])> {
         ensure!(
             matches!(key.as_str(), Some("endpoints" | "rows")),
             "unexpected key {}: the keys must be exactly \"endpoints\" and \"rows\"",
-            short(key)
+            key.repr_short(60)
         );
     }
     let field = |name: &str| -> Result<&[Value]> {
@@ -95,7 +93,7 @@ fn read_pieces(endpoints: &[Value]) -> Result<Vec<Piece>> {
         let Some(end) = value.as_i64().filter(|e| (1..=SQUARES).contains(e)) else {
             fail!(
                 "endpoint {k} is {}, expected an integer in 1..={SQUARES}",
-                short(value)
+                value.repr_short(60)
             );
         };
         ensure!(
@@ -142,7 +140,7 @@ fn check_rows(rows: &[Value], pieces: &[Piece]) -> Result<()> {
             else {
                 fail!(
                     "row {i} lists {}, expected a piece number in 1..={}",
-                    short(entry),
+                    entry.repr_short(60),
                     pieces.len()
                 );
             };
@@ -182,15 +180,6 @@ fn check_rows(rows: &[Value], pieces: &[Piece]) -> Result<()> {
         fail!("piece {} is not placed in any row", p + 1);
     }
     Ok(())
-}
-
-/// `v`'s repr, cut to 60 characters.
-fn short(v: &Value) -> String {
-    let repr = v.to_string();
-    match repr.char_indices().nth(60) {
-        Some((cut, _)) => format!("{}…", &repr[..cut]),
-        None => repr,
-    }
 }
 
 verigate_sdk::main!(combench, verify);

@@ -11,7 +11,7 @@
 //! square both in its row and in its column, i.e. no three coloured centres
 //! form a right triangle with legs parallel to the edges.
 
-use verigate_sdk::python::{EvalLimits, Value, eval_with};
+use verigate_sdk::python::{EvalLimits, Value};
 use verigate_sdk::{Error, Result, ensure, fail};
 
 /// The side of the board.
@@ -51,14 +51,13 @@ fn read_rule(payload: &Value) -> Result<Value> {
     if let Some(key) = dict.keys().find(|k| k.as_str() != Some("rule")) {
         fail!(
             "unexpected key {}: the dict must have the single key \"rule\"",
-            short(key)
+            key.repr_short(60)
         );
     }
     let Some(text) = dict.get("rule").and_then(Value::as_str) else {
         fail!("the dict needs the key \"rule\" with a string value");
     };
-    let rule =
-        eval_with(text.trim(), &RULE_LIMITS).map_err(|e| Error::msg(format!("rule: {e}")))?;
+    let rule = verigate_sdk::from_python_with("rule", text, &RULE_LIMITS)?;
     ensure!(
         rule.type_name() == "function",
         "rule: the string evaluates to type {}, not a lambda",
@@ -80,7 +79,7 @@ fn colour_board(rule: &Value) -> Result<Vec<[bool; N]>> {
             let Some(b) = result.as_bool() else {
                 fail!(
                     "rule({row_no}, {col_no}) returned {} (type {}); it must return True or False",
-                    short(&result),
+                    result.repr_short(60),
                     result.type_name()
                 );
             };
@@ -118,15 +117,6 @@ fn check_no_right_triangle(coloured: &[[bool; N]]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The Python repr of `v`, cut to 60 characters for messages.
-fn short(v: &Value) -> String {
-    let repr = v.to_string();
-    match repr.char_indices().nth(60) {
-        Some((cut, _)) => format!("{}…", &repr[..cut]),
-        None => repr,
-    }
 }
 
 verigate_sdk::main!(combench, verify);

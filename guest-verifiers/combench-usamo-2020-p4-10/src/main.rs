@@ -7,8 +7,8 @@
 //! largest number possible for 10 pairs.
 
 use std::collections::HashMap;
-use verigate_sdk::python::{BigInt, EvalLimits, Value, eval_with};
-use verigate_sdk::{Error, Result, ensure, fail};
+use verigate_sdk::python::{BigInt, EvalLimits, Value};
+use verigate_sdk::{Result, ensure, fail};
 
 /// The number of pairs.
 const PAIRS: usize = 10;
@@ -24,12 +24,7 @@ const LIMITS: EvalLimits = EvalLimits {
 };
 
 fn verify() -> Result<()> {
-    let text = verigate_sdk::payload()?.trim();
-    ensure!(
-        !text.is_empty(),
-        "the payload is empty (expected a list of {PAIRS} pairs)"
-    );
-    let value = eval_with(text, &LIMITS).map_err(|e| Error::msg(format!("payload: {e}")))?;
+    let value = verigate_sdk::payload_python_with(&LIMITS)?;
     let pairs = read_pairs(&value)?;
     let count = unimodular_count(&pairs);
     ensure!(
@@ -60,23 +55,26 @@ fn read_pairs(value: &Value) -> Result<Vec<(BigInt, BigInt)>> {
         let Some([a, b]) = item.as_sequence() else {
             fail!(
                 "pair {i} is {}: not a list or tuple of two integers",
-                short(item)
+                item.repr_short(60)
             );
         };
         // Exact ints: `as_bigint` is `None` for bools and floats.
         let (Some(a), Some(b)) = (a.as_bigint(), b.as_bigint()) else {
-            fail!("pair {i} is {}: its entries must be integers", short(item));
+            fail!(
+                "pair {i} is {}: its entries must be integers",
+                item.repr_short(60)
+            );
         };
         let zero = BigInt::from(0);
         ensure!(
             a >= zero && b >= zero,
             "pair {i} is {}: its entries must be non-negative",
-            short(item)
+            item.repr_short(60)
         );
         if let Some(j) = first_at.insert((a.clone(), b.clone()), i) {
             fail!(
                 "pairs {j} and {i} are both {}: the pairs must be distinct",
-                short(item)
+                item.repr_short(60)
             );
         }
         pairs.push((a, b));
@@ -97,15 +95,6 @@ fn unimodular_count(pairs: &[(BigInt, BigInt)]) -> usize {
         }
     }
     count
-}
-
-/// `v`'s repr, cut to 60 characters.
-fn short(v: &Value) -> String {
-    let repr = v.to_string();
-    match repr.char_indices().nth(60) {
-        Some((cut, _)) => format!("{}…", &repr[..cut]),
-        None => repr,
-    }
 }
 
 verigate_sdk::main!(combench, verify);

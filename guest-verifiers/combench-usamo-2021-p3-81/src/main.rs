@@ -39,7 +39,8 @@ fn verify() -> Result<()> {
     let mut board = [[false; N]; N];
     for (i, item) in items.iter().enumerate() {
         let mv = read_move(item).map_err(|e| e.context(format!("move {}", i + 1)))?;
-        apply(&mut board, mv).map_err(|e| e.context(format!("move {} {}", i + 1, short(item))))?;
+        apply(&mut board, mv)
+            .map_err(|e| e.context(format!("move {} {}", i + 1, item.repr_short(60))))?;
     }
     let stones: Vec<(usize, usize)> = (0..N)
         .flat_map(|r| (0..N).map(move |c| (r, c)))
@@ -62,7 +63,7 @@ fn read_move(item: &Value) -> Result<Move> {
     let Some(parts) = item.as_sequence() else {
         fail!(
             "{} is not a tuple such as (\"L\", r, c), (\"row\", r) or (\"col\", c)",
-            short(item)
+            item.repr_short(60)
         );
     };
     let kind = parts.first().and_then(Value::as_str);
@@ -70,14 +71,14 @@ fn read_move(item: &Value) -> Result<Move> {
         ensure!(
             v.type_name() == "int",
             "{what} {} has type {}, not int",
-            short(v),
+            v.repr_short(60),
             v.type_name()
         );
         v.as_i64()
             .and_then(|x| usize::try_from(x).ok())
             .filter(|x| (1..=N).contains(x))
             .map(|x| x - 1)
-            .ok_or_else(|| Error::msg(format!("{what} {} is not in 1..={N}", short(v))))
+            .ok_or_else(|| Error::msg(format!("{what} {} is not in 1..={N}", v.repr_short(60))))
     };
     match (kind, parts) {
         (Some("L"), [_, r, c]) => {
@@ -96,7 +97,7 @@ fn read_move(item: &Value) -> Result<Move> {
         (Some("col"), [_, c]) => Ok(Move::Col(index(c, "column")?)),
         _ => fail!(
             "{} is not (\"L\", r, c), (\"row\", r) or (\"col\", c)",
-            short(item)
+            item.repr_short(60)
         ),
     }
 }
@@ -129,15 +130,6 @@ fn apply(board: &mut [[bool; N]; N], mv: Move) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The Python repr of `v`, cut to 60 characters for messages.
-fn short(v: &Value) -> String {
-    let repr = v.to_string();
-    match repr.char_indices().nth(60) {
-        Some((cut, _)) => format!("{}…", &repr[..cut]),
-        None => repr,
-    }
 }
 
 verigate_sdk::main!(combench, verify);

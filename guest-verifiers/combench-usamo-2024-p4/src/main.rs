@@ -9,8 +9,8 @@
 //! bead 1, 2, 3 or 4, wrapping around), the blocks' red counts are pairwise
 //! distinct.
 
-use verigate_sdk::python::{EvalLimits, Value, eval_with};
-use verigate_sdk::{Error, Result, ensure, fail};
+use verigate_sdk::python::{EvalLimits, Value};
+use verigate_sdk::{Result, ensure, fail};
 
 /// Blocks per cut, m = n + 1.
 const M: usize = 5;
@@ -26,12 +26,7 @@ const LIMITS: EvalLimits = EvalLimits {
 };
 
 fn verify() -> Result<()> {
-    let text = verigate_sdk::payload()?.trim();
-    ensure!(
-        !text.is_empty(),
-        "the payload is empty (expected a {M} x {N} matrix)"
-    );
-    let value = eval_with(text, &LIMITS).map_err(|e| Error::msg(format!("payload: {e}")))?;
+    let value = verigate_sdk::payload_python_with(&LIMITS)?;
     let necklace = read_necklace(&value)?;
     for offset in 0..N {
         check_cut(&necklace, offset)?;
@@ -68,7 +63,7 @@ fn read_necklace(value: &Value) -> Result<Vec<bool>> {
                     "entry ({}, {}) is {}, expected the integer 0 or 1",
                     r + 1,
                     c + 1,
-                    short(entry)
+                    entry.repr_short(60)
                 ),
             }
         }
@@ -100,15 +95,6 @@ fn check_cut(beads: &[bool], offset: usize) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// `v`'s repr, cut to 60 characters.
-fn short(v: &Value) -> String {
-    let repr = v.to_string();
-    match repr.char_indices().nth(60) {
-        Some((cut, _)) => format!("{}…", &repr[..cut]),
-        None => repr,
-    }
 }
 
 verigate_sdk::main!(combench, verify);

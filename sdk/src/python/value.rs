@@ -109,6 +109,22 @@ impl Value {
         Value(V::Str(Rc::from(s)))
     }
 
+    /// The `repr`, cut after `max_chars` characters (marked with `…`): for
+    /// quoting a payload's values in diagnostics.
+    ///
+    /// ```
+    /// let v = verigate_sdk::python::eval("list(range(30))").unwrap();
+    /// assert_eq!(v.repr_short(12), "[0, 1, 2, 3,…");
+    /// assert_eq!(v.repr_short(1000), v.to_string());
+    /// ```
+    pub fn repr_short(&self, max_chars: usize) -> String {
+        let repr = self.to_string();
+        match repr.char_indices().nth(max_chars) {
+            Some((cut, _)) => format!("{}…", &repr[..cut]),
+            None => repr,
+        }
+    }
+
     /// Python's type name: `"int"`, `"bool"`, `"set"`, `"function"`, …
     pub fn type_name(&self) -> &'static str {
         match &self.0 {
