@@ -174,6 +174,13 @@ impl Args {
         }
     }
 
+    /// The single positional argument, with no keywords.
+    fn one(&self) -> R<&Value> {
+        self.done()?;
+        self.count(1, 1)?;
+        Ok(&self.pos[0])
+    }
+
     fn arg(&self, i: usize) -> Option<&Value> {
         self.pos.get(i)
     }
@@ -202,15 +209,9 @@ pub(crate) fn call(
     };
     use Builtin::*;
     match b {
-        Abs => {
-            a.done()?;
-            a.count(1, 1)?;
-            abs(&a.pos[0])
-        }
+        Abs => abs(a.one()?),
         All | Any => {
-            a.done()?;
-            a.count(1, 1)?;
-            let mut iter = it.iter(&a.pos[0])?;
+            let mut iter = it.iter(a.one()?)?;
             let want = b == Any;
             while let Some(v) = it.next(&mut iter)? {
                 if v.truthy() == want {
@@ -294,11 +295,7 @@ pub(crate) fn call(
                 }
             }
         }
-        Len => {
-            a.done()?;
-            a.count(1, 1)?;
-            len(&a.pos[0])
-        }
+        Len => len(a.one()?),
         List | Tuple => {
             a.done()?;
             a.count(0, 1)?;
@@ -371,11 +368,7 @@ pub(crate) fn call(
             }
             Ok(Value(V::Range(Rc::new(RangeValue { start, stop, step }))))
         }
-        Reversed => {
-            a.done()?;
-            a.count(1, 1)?;
-            reversed(it, &a.pos[0])
-        }
+        Reversed => reversed(it, a.one()?),
         Round => {
             a.by_name(0, "number")?;
             a.by_name(1, "ndigits")?;

@@ -676,6 +676,24 @@ const MIN_SIZE: usize = 8;
 const LINEAR_PROBES: usize = 9;
 const PERTURB_SHIFT: u32 = 5;
 
+/// CPython's next probe position after `i` (`set_lookkey`'s perturbation step).
+fn next_probe(i: usize, perturb: &mut u64, mask: usize) -> usize {
+    *perturb >>= PERTURB_SHIFT;
+    (i.wrapping_mul(5)
+        .wrapping_add(1)
+        .wrapping_add(*perturb as usize))
+        & mask
+}
+
+/// How many slots after `i` CPython probes linearly before perturbing.
+fn linear_probes(i: usize, mask: usize) -> usize {
+    if i + LINEAR_PROBES <= mask {
+        LINEAR_PROBES
+    } else {
+        0
+    }
+}
+
 /// A `set` or `frozenset`: iterate it with [`Set::iter`] (CPython's order
 /// for numbers and tuples of them; strings iterate as CPython does with
 /// `PYTHONHASHSEED=0`).
@@ -742,12 +760,7 @@ impl Set {
         let mut perturb = hash as u64;
         let mut i = (hash as u64 as usize) & mask;
         loop {
-            let probes = if i + LINEAR_PROBES <= mask {
-                LINEAR_PROBES
-            } else {
-                0
-            };
-            for j in i..=i + probes {
+            for j in i..=i + linear_probes(i, mask) {
                 match self.table[j] {
                     EMPTY => return None,
                     DUMMY => {}
@@ -759,12 +772,7 @@ impl Set {
                     }
                 }
             }
-            perturb >>= PERTURB_SHIFT;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & mask;
+            i = next_probe(i, &mut perturb, mask);
         }
     }
 
@@ -775,12 +783,7 @@ impl Set {
         let mut i = (hash as u64 as usize) & mask;
         let mut freeslot = None;
         let slot = 'probe: loop {
-            let probes = if i + LINEAR_PROBES <= mask {
-                LINEAR_PROBES
-            } else {
-                0
-            };
-            for j in i..=i + probes {
+            for j in i..=i + linear_probes(i, mask) {
                 match self.table[j] {
                     EMPTY => break 'probe j,
                     DUMMY => freeslot = Some(j),
@@ -792,12 +795,7 @@ impl Set {
                     }
                 }
             }
-            perturb >>= PERTURB_SHIFT;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & mask;
+            i = next_probe(i, &mut perturb, mask);
         };
         self.depth = self.depth.max(1 + key.depth());
         let index = self.entries.len() as u32;
@@ -836,12 +834,7 @@ impl Set {
                 *slot = index;
                 return;
             }
-            perturb >>= PERTURB_SHIFT;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & mask;
+            i = next_probe(i, &mut perturb, mask);
         }
     }
 
