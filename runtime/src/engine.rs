@@ -24,6 +24,10 @@ pub struct EngineOptions {
     pub max_concurrent_runs: usize,
     /// Largest per-run memory cap the engine supports, in bytes.
     pub max_memory_bytes: u64,
+    /// Count fuel (the deterministic instruction budget). Only `verigate
+    /// bench` turns it off, to measure its cost: without it a looping guest
+    /// is stopped by the wall-clock deadline alone.
+    pub fuel_metering: bool,
 }
 
 impl Default for EngineOptions {
@@ -33,6 +37,7 @@ impl Default for EngineOptions {
             pooling: true,
             max_concurrent_runs: (cores * 4).max(16),
             max_memory_bytes: 4 << 30,
+            fuel_metering: true,
         }
     }
 }
@@ -46,6 +51,8 @@ pub struct SandboxEngine {
     /// Hex sha256 naming everything that makes compiled code and guest-visible
     /// behaviour interchangeable: wasmtime's compatibility hash plus our guest world.
     pub fingerprint: String,
+    /// Whether runs count fuel.
+    pub fuel_metering: bool,
 }
 
 /// How instance memory is provided, best first; the first one the host
@@ -73,10 +80,10 @@ const KEEP_RESIDENT_MEMORY: usize = 4 << 20;
 const KEEP_RESIDENT_TABLE: usize = 64 << 10;
 
 impl Allocator {
-    fn config(self, slots: u32, max_memory: usize) -> Config {
+    fn config(self, slots: u32, max_memory: usize, fuel_metering: bool) -> Config {
         let mut config = Config::new();
         config
-            .consume_fuel(true)
+            .consume_fuel(fuel_metering)
             .epoch_interruption(true)
             .cranelift_nan_canonicalization(true)
             .relaxed_simd_deterministic(true)
@@ -119,7 +126,7 @@ impl SandboxEngine {
         let mut last_error = None;
         let mut chosen = None;
         for allocator in allocators {
-            match Engine::new(&allocator.config(slots, max_memory)) {
+            match Engine::new(&allocator.config(slots, max_memory, options.fuel_metering)) {
                 Ok(engine) => {
                     chosen = Some((engine, allocator));
                     break;
@@ -139,6 +146,7 @@ impl SandboxEngine {
             engine,
             allocator,
             fingerprint,
+            fuel_metering: options.fuel_metering,
         })
     }
 }

@@ -280,7 +280,9 @@ impl Sandbox {
         let started = Instant::now();
         let mut store = Store::new(&self.engine.engine, HostState { wasi, limiter });
         store.limiter(|state| &mut state.limiter);
-        store.set_fuel(limits.fuel)?;
+        if self.engine.fuel_metering {
+            store.set_fuel(limits.fuel)?;
+        }
         store.set_epoch_deadline(deadline_ticks(limits.timeout()));
         let result = verifier
             .pre
@@ -288,7 +290,7 @@ impl Sandbox {
             .and_then(|instance| instance.get_typed_func::<(), ()>(&mut store, "_start"))
             .and_then(|start| start.call(&mut store, ()));
         report.wall_ms = started.elapsed().as_secs_f64() * 1e3;
-        report.fuel_consumed = limits.fuel - store.get_fuel().unwrap_or(0);
+        report.fuel_consumed = store.get_fuel().map_or(0, |left| limits.fuel - left);
         let denied = store.data().limiter.denied;
         drop(store);
 

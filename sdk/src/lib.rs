@@ -45,6 +45,8 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+#[cfg(not(target_family = "wasm"))]
+mod native;
 pub mod python;
 
 // ---------------------------------------------------------------------------
@@ -609,8 +611,9 @@ pub fn emit(protocol: Protocol, verdict: &Verdict) {
 /// Runs `verify` and prints its verdict; what [`main!`] calls.
 ///
 /// `Err(e)` becomes [`Verdict::fail`] with `e`'s message. A panic prints a
-/// failing verdict (`verifier panicked: …`) and exits with status 0.
-pub fn run<V: Into<Verdict>>(protocol: Protocol, verify: impl FnOnce() -> Result<V>) {
+/// failing verdict (`verifier panicked: …`) and exits with status 0. Native
+/// (non-wasm) builds also accept `--repeat N`, for benchmarks (see `native.rs`).
+pub fn run<V: Into<Verdict>>(protocol: Protocol, verify: impl Fn() -> Result<V>) {
     std::panic::set_hook(Box::new(move |info| {
         let mut message = match info.payload_as_str() {
             Some(what) => format!("verifier panicked: {what}"),
@@ -623,6 +626,10 @@ pub fn run<V: Into<Verdict>>(protocol: Protocol, verify: impl FnOnce() -> Result
         emit(protocol, &Verdict::fail(message));
         std::process::exit(0);
     }));
+    #[cfg(not(target_family = "wasm"))]
+    if let Some(runs) = native::repeat_requested() {
+        native::time_runs(runs, || drop(verify()));
+    }
     let verdict = match verify() {
         Ok(v) => v.into(),
         Err(e) => Verdict::fail(e.message),

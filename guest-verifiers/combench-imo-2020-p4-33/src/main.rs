@@ -17,6 +17,8 @@
 //! of a doubly linked pair is the smallest one rather than CPython's
 //! hash-order pick.
 
+use std::cmp::Ordering;
+use std::fmt;
 use verigate_sdk::python::{self, BigInt, EvalLimits, Value};
 use verigate_sdk::{Error, Result, ensure, fail};
 
@@ -39,7 +41,50 @@ const LIMITS: EvalLimits = EvalLimits {
 const EXACT_PICK_MAX_PAIRS: usize = 60_000;
 
 /// One company's cars as read from the payload, in set iteration order.
-type Lines = Vec<(BigInt, BigInt)>;
+type Lines = Vec<(Int, Int)>;
+
+/// An exact `int` from the payload; the ones that fit an `i64` (all
+/// plausible stations) are compared without allocating.
+#[derive(PartialEq, Eq)]
+enum Int {
+    Small(i64),
+    Big(BigInt),
+}
+
+impl Int {
+    fn of(value: &Value) -> Option<Int> {
+        match value.as_i64() {
+            Some(small) => Some(Int::Small(small)),
+            None => value.as_bigint().map(Int::Big),
+        }
+    }
+}
+
+impl Ord for Int {
+    fn cmp(&self, other: &Int) -> Ordering {
+        match (self, other) {
+            (Int::Small(a), Int::Small(b)) => a.cmp(b),
+            (Int::Small(a), Int::Big(b)) => BigInt::from(*a).cmp(b),
+            (Int::Big(a), Int::Small(b)) => a.cmp(&BigInt::from(*b)),
+            (Int::Big(a), Int::Big(b)) => a.cmp(b),
+        }
+    }
+}
+
+impl PartialOrd for Int {
+    fn partial_cmp(&self, other: &Int) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int::Small(i) => i.fmt(f),
+            Int::Big(b) => b.fmt(f),
+        }
+    }
+}
 
 fn verify() -> Result<()> {
     let text = verigate_sdk::payload()?.trim();
@@ -81,8 +126,8 @@ fn read_lines(name: &str, lines: &Value) -> Result<Lines> {
         let Some([u, v]) = item.as_tuple() else {
             fail!("An item in {name} is not a tuple of exactly two elements");
         };
-        // `as_bigint` is `None` for bools, as `type(True) is not int`.
-        let (Some(u), Some(v)) = (u.as_bigint(), v.as_bigint()) else {
+        // `Int::of` is `None` for bools, as `type(True) is not int`.
+        let (Some(u), Some(v)) = (Int::of(u), Int::of(v)) else {
             fail!("An item in {name} contains non-integers");
         };
         out.push((u, v));
@@ -94,7 +139,7 @@ fn read_lines(name: &str, lines: &Value) -> Result<Lines> {
 /// set's iteration order, like Python's `sorted`). Returns the cars as
 /// station numbers, in the set's iteration order.
 fn check_company(name: &str, lines: &Lines) -> Result<Vec<(usize, usize)>> {
-    let mut sorted: Vec<&(BigInt, BigInt)> = lines.iter().collect();
+    let mut sorted: Vec<&(Int, Int)> = lines.iter().collect();
     sorted.sort_by(|x, y| x.0.cmp(&y.0));
     let mut starts = vec![false; STATIONS + 1];
     let mut finishes = vec![false; STATIONS + 1];
@@ -125,10 +170,13 @@ fn check_company(name: &str, lines: &Lines) -> Result<Vec<(usize, usize)>> {
 }
 
 /// `x` as a station number, if it is one (1..=1089).
-fn station(x: &BigInt) -> Option<usize> {
-    usize::try_from(x)
-        .ok()
-        .filter(|s| (1..=STATIONS).contains(s))
+fn station(x: &Int) -> Option<usize> {
+    match x {
+        Int::Small(i) => usize::try_from(*i)
+            .ok()
+            .filter(|s| (1..=STATIONS).contains(s)),
+        Int::Big(_) => None,
+    }
 }
 
 /// A valid company: its cars (in set order) and, for each station, the

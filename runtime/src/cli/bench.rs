@@ -1,79 +1,309 @@
-//! `verigate bench`: sandbox costs, as a table or one JSON object.
+//! `verigate bench`: the sandbox against the Python pipeline and native code,
+//! as a table or one JSON object.
 
 use super::bundled;
+use super::grade::EXAMPLE_RESPONSES;
 use super::registry::RegistryArgs;
 use anyhow::Context;
 use clap::Args;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use verigate::bench::{Workload, run};
+use std::sync::Arc;
+use verigate::bench::external::{NativeVerifier, PythonVerifier, build_native, python_interpreter};
+use verigate::bench::{BenchReport, Case, Inputs, run};
+use verigate::grade::ResponseLine;
+use verigate::registry::{Item, Registry};
+
+/// The workload the targets are stated for, and its Python twin.
+const DEFAULT_ITEM: &str = "combench/IMO-2020-P4-33";
+const DEFAULT_PYTHON: &str = "runtime/bench-fixtures/combench_imo_2020_p4.py";
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Fewer samples (well under a minute).
+    /// Fewer samples (a minute or two).
     #[arg(long)]
     quick: bool,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
-    /// Registry item whose verifier and reference witness are the typical workload.
-    #[arg(long, default_value = "toy/derangement-9")]
+    /// Registry item whose verifier, reference witness and counterexamples are the workload.
+    #[arg(long, default_value = DEFAULT_ITEM)]
     item: String,
+    /// Python verifier for the workload (payload on stdin, prints `True`)
+    /// [default: the bundled one for the default item].
+    #[arg(long)]
+    python: Option<PathBuf>,
+    /// The workload's verifier built for the host [default: built with cargo
+    /// from the module's source crate].
+    #[arg(long)]
+    native: Option<PathBuf>,
+    /// Time this module on the workload instead of the registry's (e.g. a
+    /// build of the same crate with other settings).
+    #[arg(long)]
+    module: Option<PathBuf>,
     #[command(flatten)]
     location: RegistryArgs,
+}
+
+/// The item's payloads, reference witness first, as benchmark cases.
+fn cases(registry: &Registry, item: &Item) -> anyhow::Result<Vec<Case>> {
+    let Some(module) = item.module.as_deref() else {
+        return Ok(Vec::new());
+    };
+    let (path, _) = registry.module(module)?;
+    let wasm =
+        Arc::new(std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?);
+    let item_dir = registry.instance_dir(item);
+    let payloads = item
+        .reference
+        .iter()
+        .chain(item.counterexamples.iter().map(|c| &c.payload));
+    Ok(payloads
+        .map(|payload| Case {
+            wasm: Arc::clone(&wasm),
+            payload: payload.clone().into_bytes(),
+            item_dir: item_dir.clone(),
+            limits: item.limits,
+            protocol: item.protocol,
+        })
+        .collect())
+}
+
+fn python(args: &BenchArgs) -> Result<PythonVerifier, String> {
+    let script = match &args.python {
+        Some(script) => script.clone(),
+        None if args.item == DEFAULT_ITEM => bundled(DEFAULT_PYTHON),
+        None => {
+            return Err(format!(
+                "Python pipeline: no Python verifier for {} (pass --python)",
+                args.item
+            ));
+        }
+    };
+    Ok(PythonVerifier {
+        interpreter: python_interpreter().map_err(|e| format!("Python pipeline: {e}"))?,
+        script,
+    })
+}
+
+fn native(
+    args: &BenchArgs,
+    registry: &Registry,
+    item: &Item,
+    protocol: verigate::Protocol,
+) -> Result<NativeVerifier, String> {
+    let binary = match &args.native {
+        Some(binary) => binary.clone(),
+        None => {
+            let module = item.module.as_deref().unwrap_or_default();
+            let source = registry
+                .modules()
+                .get(module)
+                .and_then(|entry| entry.source.as_deref())
+                .ok_or_else(|| format!("native floor: module {module} has no source crate"))?;
+            let krate = Path::new(source)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or(source);
+            eprintln!("bench: building {krate} for the host (the native floor)");
+            build_native(&bundled("."), krate).map_err(|e| format!("native floor: {e}"))?
+        }
+    };
+    Ok(NativeVerifier { binary, protocol })
 }
 
 pub fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let registry = args.location.open()?;
     let item = registry.item(&args.item)?;
-    let module = item
-        .module
-        .as_deref()
-        .context("the benchmark item has no verifier")?;
-    let (path, _) = registry.module(module)?;
-    let wasm = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let payload = item
-        .reference
-        .clone()
-        .context("the benchmark item has no reference witness")?;
-    let item_dir = registry.instance_dir(item);
-    let workload = Workload {
-        wasm: &wasm,
-        payload: payload.as_bytes(),
-        item_dir: item_dir.as_deref(),
+    let mut workload = cases(&registry, item)?;
+    if let Some(path) = &args.module {
+        let wasm = Arc::new(
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
+        );
+        for case in &mut workload {
+            case.wasm = Arc::clone(&wasm);
+        }
+    }
+    anyhow::ensure!(
+        !workload.is_empty(),
+        "{} has no verifier or no reference witness",
+        args.item
+    );
+    let protocol = item.protocol.unwrap_or(
+        verigate::verifier::declared_protocol(&workload[0].wasm)
+            .map_err(anyhow::Error::msg)?
+            .unwrap_or(verigate::Protocol::Combench),
+    );
+    let mut mix = Vec::new();
+    for item in registry.items().values() {
+        mix.extend(cases(&registry, item)?);
+    }
+    let examples = bundled(EXAMPLE_RESPONSES);
+    let file = std::fs::File::open(&examples)
+        .with_context(|| format!("cannot open {}", examples.display()))?;
+    let responses = verigate::jsonl::read::<ResponseLine>(BufReader::new(file))
+        .map(|(line, parsed)| {
+            parsed.map_err(|e| anyhow::anyhow!("{}:{line}: {e}", examples.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let inputs = Inputs {
+        item: args.item.clone(),
+        python: python(args),
+        native: native(args, &registry, item, protocol),
+        workload,
+        mix,
+        registry: &registry,
+        responses,
+        cache_root: bundled("target").join("bench-cache"),
+        quick: args.quick,
     };
-    let cache_root = bundled("target").join("bench-cache");
-    let report = run(&workload, &cache_root, args.quick).map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let report = run(&inputs, |phase| eprintln!("bench: {phase}")).map_err(anyhow::Error::msg)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!(
-        "workload: {} ({module}, {} bytes), reference witness",
-        args.item,
-        wasm.len()
-    );
-    println!(
-        "per-run overhead, trivial guest   p50 {:>9.1} µs   p99 {:>9.1} µs",
-        report.overhead_p50_us, report.overhead_p99_us
-    );
-    println!(
-        "warm run, typical verifier        p50 {:>9.1} µs",
-        report.warm_us_per_item
-    );
-    println!(
-        "module load: compile {:.1} ms, from on-disk cache {:.2} ms  ({:.0}x faster)",
-        report.compile_ms, report.cached_load_ms, report.cache_speedup
-    );
-    let one = report
-        .items_per_sec_by_workers
-        .get(&1)
-        .copied()
-        .unwrap_or(f64::NAN);
-    for (workers, rate) in &report.items_per_sec_by_workers {
-        println!(
-            "batch, {workers:>2} worker(s): {rate:>10.0} items/s  ({:.2}x one worker)",
-            rate / one
-        );
+    } else {
+        print_table(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn or_dash(value: Option<f64>, precision: usize) -> String {
+    value.map_or_else(|| "—".to_owned(), |v| format!("{v:.precision$}"))
+}
+
+fn print_table(r: &BenchReport) {
+    println!(
+        "workload: {} — {} payloads (reference witness first)",
+        r.item,
+        r.payloads.len()
+    );
+    println!(
+        "{:>8} {:>6} {:>12} {:>10} {:>10} {:>11} {:>10}",
+        "bytes", "pass", "fuel", "native µs", "warm µs", "no-fuel µs", "python ms"
+    );
+    for p in &r.payloads {
+        println!(
+            "{:>8} {:>6} {:>12} {:>10} {:>10.1} {:>11.1} {:>10}",
+            p.bytes,
+            p.passed,
+            p.fuel,
+            or_dash(p.native_us, 1),
+            p.warm_us,
+            p.warm_no_fuel_us,
+            or_dash(p.python_ms, 2)
+        );
+    }
+    println!("\nper item (mean over the payloads), one item at a time:");
+    let rows = [
+        (
+            "python3 process per item",
+            or_dash(r.python_ms_per_item, 2),
+            "ms",
+            "spawn to exit",
+        ),
+        (
+            "  of which start-up and exit",
+            or_dash(r.python_startup_ms, 2),
+            "ms",
+            "an empty program",
+        ),
+        (
+            "native (same crate, host)",
+            or_dash(r.native_us_per_item, 1),
+            "µs",
+            "in-process",
+        ),
+        (
+            "verigate warm",
+            format!("{:.1}", r.warm_us_per_item),
+            "µs",
+            "fuel metered",
+        ),
+        (
+            "verigate warm, no fuel",
+            format!("{:.1}", r.warm_no_fuel_us_per_item),
+            "µs",
+            "for comparison only",
+        ),
+        (
+            "verigate cold, no cache",
+            format!("{:.1}", r.cold_ms_first_item),
+            "ms",
+            "engine + compile + first run",
+        ),
+        (
+            "verigate cold, cache present",
+            format!("{:.1}", r.cached_ms_first_item),
+            "ms",
+            "engine + cached load + first run",
+        ),
+    ];
+    for (what, value, unit, note) in rows {
+        println!("  {what:<30} {value:>10} {unit}  ({note})");
+    }
+    println!(
+        "  ratios: verigate warm / native {}x;  python / verigate warm {}x",
+        or_dash(r.ratio_vs_native, 2),
+        or_dash(r.speedup_vs_python, 0)
+    );
+
+    println!("\nwhere a warm run's time goes:");
+    println!(
+        "  sandbox overhead (trivial guest: instantiate + WASI + teardown): p50 {:.1} µs, p99 {:.1} µs",
+        r.overhead_p50_us, r.overhead_p99_us
+    );
+    println!(
+        "  the verifier's own code: {:.1} µs of {:.1} µs; fuel metering adds {:+.0}% to it",
+        r.warm_us_per_item - r.overhead_p50_us,
+        r.warm_us_per_item,
+        (r.warm_us_per_item / r.warm_no_fuel_us_per_item - 1.0) * 100.0
+    );
+    if let Some(startup) = r.python_startup_ms {
+        println!(
+            "  (the Python pipeline pays {startup:.1} ms of start-up per item: {:.0}x verigate's per-run overhead)",
+            startup * 1e3 / r.overhead_p50_us
+        );
+    }
+    println!(
+        "  module compile {:.1} ms; load from the on-disk cache {:.2} ms",
+        r.compile_ms, r.cached_load_ms
+    );
+
+    println!("\nbatch throughput:");
+    let table = |title: &str, rates: &std::collections::BTreeMap<usize, f64>| {
+        let one = rates.get(&1).copied().unwrap_or(f64::NAN);
+        for (workers, rate) in rates {
+            println!(
+                "  {title:<22} {workers:>2} worker(s): {rate:>8.0} items/s  ({:.2}x one worker)",
+                rate / one
+            );
+        }
+    };
+    table("workload", &r.workload_items_per_sec_by_workers);
+    table(
+        &format!("{} verifiers mixed", r.mixed_verifiers),
+        &r.items_per_sec_by_workers,
+    );
+    if let Some(python) = r.python_ms_per_item {
+        let best = r
+            .workload_items_per_sec_by_workers
+            .values()
+            .copied()
+            .fold(0.0, f64::max);
+        println!(
+            "  python pipeline, one process at a time: {:.0} items/s (verigate's best on the workload: {:.0}x that)",
+            1e3 / python,
+            best * python / 1e3
+        );
+    }
+
+    println!(
+        "\ngrading the bundled examples over and over (all workers): peak host memory {} MiB at 10,000 lines, {} MiB at 100,000 lines; {:.0} lines/s",
+        or_dash(r.peak_rss_mb_10k, 1),
+        or_dash(r.peak_rss_mb_100k, 1),
+        r.grade_lines_per_sec_100k
+    );
+    for reason in &r.skipped {
+        println!("not measured: {reason}");
+    }
 }

@@ -14,7 +14,7 @@ use verigate::grade::{GradeRecord, Grader, InputError, Judgments, Origin};
 use verigate::report::{Format, Report};
 
 /// The bundled example benchmark: the main job's input.
-const EXAMPLE_RESPONSES: &str = "examples/responses.jsonl";
+pub const EXAMPLE_RESPONSES: &str = "examples/responses.jsonl";
 const EXAMPLE_JUDGMENTS: &str = "examples/judgments.jsonl";
 
 #[derive(Args)]

@@ -149,6 +149,7 @@ impl<'a> Planner<'a> {
             category: item.metadata.category.clone(),
             outcome: GradeOutcome::NoVerifier(NoVerifier::NoVerifier),
             message: String::new(),
+            details: None,
             construction: None,
             proof: None,
             proof_status: None,
@@ -183,6 +184,7 @@ pub(super) fn finish(record: GradeRecord, report: wasmtime::Result<RunReport>) -
 fn judged(mut record: GradeRecord, report: RunReport) -> GradeRecord {
     record.outcome = GradeOutcome::Run(report.outcome);
     record.message = report.message;
+    record.details = report.details;
     record.fuel_consumed = report.fuel_consumed;
     record.module_sha256 = Some(report.module_sha256);
     settle(record, Some(report.passed), report.score)

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// One input line: a model's raw response to an item. Other fields are ignored.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ResponseLine {
     /// Registry item id.
     pub id: String,
@@ -81,6 +81,9 @@ pub struct GradeRecord {
     pub outcome: GradeOutcome,
     /// The verifier's message, or what went wrong.
     pub message: String,
+    /// The verifier's structured details (`verdict-json`), when it gave any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
     /// 1 when the verifier accepted the construction, else 0; null without a verifier.
     pub construction: Option<u8>,
     /// The judged proof score (0, 1, 6 or 7); null when unscored or not proof-judged.

@@ -8,9 +8,16 @@
 //! stay in the denominator), the verifier's score elsewhere. A sample is
 //! *solved* when its score is 1 (for ComBench: proof 7 and, for construction
 //! items, an accepted construction).
+//!
+//! Rows are grouped by problem type, by category and, where a benchmark's
+//! ids form several families (`scbench/q9/…`, `sphyr/<config>/…`), by family;
+//! benchmarks whose papers tabulate verifier details get those columns too
+//! (see [`for_benchmark`]).
 
+mod columns;
 mod render;
 
+pub use columns::{DetailColumn, for_benchmark};
 pub use render::Format;
 
 use crate::grade::GradeRecord;
@@ -38,6 +45,10 @@ struct Benchmark {
 struct ItemTally {
     kind: ItemKind,
     category: Option<String>,
+    /// The id without its last segment (empty for one-segment ids).
+    family: String,
+    /// Per detail column of the benchmark: sum and count of its values.
+    details: Vec<(f64, usize)>,
     samples: HashSet<String>,
     score_sum: f64,
     best: f64,
@@ -52,12 +63,19 @@ impl Report {
     /// as a duplicate and otherwise ignored.
     pub fn add(&mut self, record: &GradeRecord) {
         let bench = self.benchmarks.entry(record.benchmark.clone()).or_default();
+        let columns = for_benchmark(&record.benchmark);
         let item = bench
             .items
             .entry(record.id.clone())
             .or_insert_with(|| ItemTally {
                 kind: record.kind,
                 category: record.category.clone(),
+                family: record
+                    .id
+                    .rsplit_once('/')
+                    .map_or("", |(family, _)| family)
+                    .to_owned(),
+                details: vec![(0.0, 0); columns.len()],
                 samples: HashSet::new(),
                 score_sum: 0.0,
                 best: 0.0,
@@ -69,6 +87,14 @@ impl Report {
         if !item.samples.insert(record.sample.to_string()) {
             self.duplicates += 1;
             return;
+        }
+        if let Some(details) = &record.details {
+            for (column, tally) in columns.iter().zip(&mut item.details) {
+                if let Some(value) = column.read(details) {
+                    tally.0 += value;
+                    tally.1 += 1;
+                }
+            }
         }
         item.score_sum += record.score;
         item.best = item.best.max(record.score);
@@ -112,8 +138,13 @@ impl Report {
 impl Benchmark {
     fn summary(&self, name: &str) -> BenchmarkSummary {
         let proof_judged = !self.proof_status.is_empty();
+        let columns = for_benchmark(name);
         let metrics = |keep: &dyn Fn(&ItemTally) -> bool| {
-            Metrics::of(self.items.values().filter(|i| keep(i)), proof_judged)
+            Metrics::of(
+                self.items.values().filter(|i| keep(i)),
+                proof_judged,
+                columns,
+            )
         };
         let by_type = [
             ("Analysis-centric", Some(ItemKind::Analysis)),
@@ -141,11 +172,26 @@ impl Benchmark {
                 })
             })
             .collect();
+        let families: BTreeSet<&String> = self.items.values().map(|i| &i.family).collect();
+        let by_family = if families.len() > 1 {
+            families
+                .into_iter()
+                .filter_map(|family| {
+                    Some(Row {
+                        group: family.clone(),
+                        metrics: metrics(&|i| &i.family == family)?,
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         BenchmarkSummary {
             benchmark: name.to_owned(),
             proof_judged,
             by_type,
             by_category,
+            by_family,
             outcomes: self.outcomes.clone(),
             proof_status: self.proof_status.clone(),
         }
@@ -163,6 +209,10 @@ pub struct BenchmarkSummary {
     pub by_type: Vec<Row>,
     /// One row per category.
     pub by_category: Vec<Row>,
+    /// One row per id family (the id without its last segment), when there
+    /// are several.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_family: Vec<Row>,
     /// Records per outcome.
     pub outcomes: BTreeMap<String, usize>,
     /// Records per proof status (proof-judged benchmarks only).
@@ -202,14 +252,27 @@ pub struct Metrics {
     pub proof: Option<f64>,
     /// Fraction of constructions the verifier accepted; groups with constructions only.
     pub construction: Option<f64>,
+    /// Means of the benchmark's detail columns, by key (see [`for_benchmark`]),
+    /// over the samples whose details carry them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub details: BTreeMap<String, f64>,
 }
 
 impl Metrics {
-    fn of<'a>(items: impl Iterator<Item = &'a ItemTally>, proof_judged: bool) -> Option<Metrics> {
+    fn of<'a>(
+        items: impl Iterator<Item = &'a ItemTally>,
+        proof_judged: bool,
+        columns: &[DetailColumn],
+    ) -> Option<Metrics> {
         let (mut n_items, mut samples, mut k_min, mut k_max) = (0, 0, usize::MAX, 0);
         let (mut score, mut best, mut any, mut all, mut proof) = (0.0, 0.0, 0, 0, 0.0);
         let (mut constructions, mut passed) = (0, 0);
+        let mut details = vec![(0.0, 0); columns.len()];
         for item in items {
+            for (sum, tally) in details.iter_mut().zip(&item.details) {
+                sum.0 += tally.0;
+                sum.1 += tally.1;
+            }
             let k = item.samples.len();
             n_items += 1;
             samples += k;
@@ -238,6 +301,12 @@ impl Metrics {
             pass_all_k: all as f64 / n,
             proof: proof_judged.then_some(proof / s),
             construction: (constructions > 0).then(|| passed as f64 / constructions as f64),
+            details: columns
+                .iter()
+                .zip(details)
+                .filter(|(_, (_, n))| *n > 0)
+                .map(|(column, (sum, n))| (column.key.to_owned(), sum / n as f64))
+                .collect(),
         })
     }
 }

@@ -1,6 +1,6 @@
 //! Rendering a [`Summary`] as text, Markdown or JSON.
 
-use super::{BenchmarkSummary, Metrics, Row, Summary};
+use super::{BenchmarkSummary, DetailColumn, Metrics, Row, Summary, for_benchmark};
 use comfy_table::{CellAlignment, Table, presets};
 use std::fmt::Write;
 
@@ -38,12 +38,16 @@ impl Summary {
             } else {
                 let _ = writeln!(out, "{heading}");
             }
-            for (first, rows) in [("Type", &bench.by_type), ("Category", &bench.by_category)] {
-                let _ = writeln!(
-                    out,
-                    "{}\n",
-                    table(first, rows, bench.proof_judged, markdown)
-                );
+            let columns = for_benchmark(&bench.benchmark);
+            for (first, rows) in [
+                ("Type", &bench.by_type),
+                ("Category", &bench.by_category),
+                ("Family", &bench.by_family),
+            ] {
+                if !rows.is_empty() {
+                    let table = table(first, rows, bench.proof_judged, columns, markdown);
+                    let _ = writeln!(out, "{table}\n");
+                }
             }
             let _ = writeln!(out, "outcomes: {}", counts(&bench.outcomes));
             if bench.proof_judged {
@@ -95,7 +99,13 @@ fn percent(value: Option<f64>) -> String {
     value.map_or("-".to_owned(), |v| format!("{:.1}", 100.0 * v))
 }
 
-fn table(first: &str, rows: &[Row], proof_judged: bool, markdown: bool) -> String {
+fn table(
+    first: &str,
+    rows: &[Row],
+    proof_judged: bool,
+    columns: &[DetailColumn],
+    markdown: bool,
+) -> String {
     let k = rows.iter().map(|r| r.metrics.k_max).max().unwrap_or(0);
     let mut header = vec![
         first.to_owned(),
@@ -110,6 +120,13 @@ fn table(first: &str, rows: &[Row], proof_judged: bool, markdown: bool) -> Strin
         header.push("Proof(%)".into());
     }
     header.push("Construction(%)".into());
+    header.extend(columns.iter().map(|c| {
+        if c.percent {
+            format!("{}(%)", c.header)
+        } else {
+            c.header.to_owned()
+        }
+    }));
     let mut table = Table::new();
     table
         .load_preset(if markdown {
@@ -133,6 +150,14 @@ fn table(first: &str, rows: &[Row], proof_judged: bool, markdown: bool) -> Strin
             cells.push(percent(m.proof));
         }
         cells.push(percent(m.construction));
+        cells.extend(columns.iter().map(|c| {
+            let value = m.details.get(c.key).copied();
+            if c.percent {
+                percent(value)
+            } else {
+                value.map_or("-".to_owned(), |v| format!("{v:.3}"))
+            }
+        }));
         table.add_row(cells);
     }
     for column in table.column_iter_mut().skip(1) {

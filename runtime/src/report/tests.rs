@@ -28,6 +28,7 @@ fn record(
             Outcome::Fail
         }),
         message: String::new(),
+        details: None,
         construction,
         proof: proof.map(score),
         proof_status: Some(if proof.is_some() {
@@ -236,4 +237,91 @@ fn markdown_tables_show_percentages() {
     assert!(text.contains("1 duplicate (id, sample) record(s) ignored"));
     let json: serde_json::Value = serde_json::from_str(&hand_made().render(Format::Json)).unwrap();
     assert_eq!(json["benchmarks"][0]["by_type"][2]["pass_all_k"], 0.25);
+}
+
+/// A verifier-scored record of `benchmark` with `details`.
+fn detailed(
+    benchmark: &str,
+    id: &str,
+    sample: u32,
+    score: f64,
+    details: serde_json::Value,
+) -> GradeRecord {
+    GradeRecord {
+        benchmark: benchmark.into(),
+        category: None,
+        proof_status: None,
+        proof: None,
+        gated: None,
+        construction: Some(u8::from(score == 1.0)),
+        score,
+        details: Some(details),
+        ..record(id, ItemKind::Construction, "-", sample, None, None, None)
+    }
+}
+
+#[test]
+fn detail_columns_and_id_families() {
+    use serde_json::json;
+    let mut report = Report::default();
+    // Tangram: booleans average as rates, Hausdorff as a plain mean; a
+    // sample whose details lack a key does not count for that key.
+    for (sample, tse, iou, hausdorff) in [(0, true, 1.0, 0.0), (1, false, 0.5, 0.3)] {
+        let details = json!({"tse": tse, "iou": iou, "hausdorff": hausdorff, "extra": "ignored"});
+        report.add(&detailed("tangram", "tangram/square", sample, iou, details));
+    }
+    report.add(&detailed(
+        "tangram",
+        "tangram/boat",
+        0,
+        0.0,
+        json!({"iou": 0.25}),
+    ));
+    // SPhyR: nested keys; two families (configs).
+    report.add(&detailed(
+        "sphyr",
+        "sphyr/easy/0",
+        0,
+        1.0,
+        json!({"exact": true, "strict": {"score": 1.0}}),
+    ));
+    report.add(&detailed(
+        "sphyr",
+        "sphyr/hard/0",
+        0,
+        0.5,
+        json!({"exact": false, "strict": {"score": 0.0}}),
+    ));
+    let summary = report.summary();
+
+    let tangram = &summary.benchmarks[1];
+    assert_eq!(tangram.benchmark, "tangram");
+    let overall = &tangram.by_type.last().unwrap().metrics.details;
+    assert!(close(overall["tse"], 0.5));
+    assert!(close(overall["iou"], (1.0 + 0.5 + 0.25) / 3.0));
+    assert!(close(overall["hausdorff"], 0.15));
+    assert!(!overall.contains_key("extra") && !overall.contains_key("success"));
+    // `tangram/square` and `tangram/boat` are one family: no family table.
+    assert!(tangram.by_family.is_empty());
+
+    let sphyr = &summary.benchmarks[0];
+    let families: Vec<&str> = sphyr.by_family.iter().map(|r| r.group.as_str()).collect();
+    assert_eq!(families, ["sphyr/easy", "sphyr/hard"]);
+    assert!(close(
+        sphyr.by_family[0].metrics.details["strict.score"],
+        1.0
+    ));
+    assert!(close(
+        sphyr.by_type.last().unwrap().metrics.details["exact"],
+        0.5
+    ));
+
+    let text = summary.render(Format::Text);
+    assert!(
+        text.contains("IoU(%)") && text.contains("Hausdorff") && text.contains("Strict(%)"),
+        "{text}"
+    );
+    assert!(text.contains("sphyr/hard"), "{text}");
+    // ComBench (no detail columns, one family) keeps its plain tables.
+    assert!(!hand_made().render(Format::Text).contains("Family"));
 }
