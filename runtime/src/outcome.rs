@@ -93,6 +93,8 @@ pub struct RunReport {
     pub protocol: Protocol,
     /// Fuel units the guest consumed.
     pub fuel_consumed: u64,
+    /// Largest linear memory the guest had, in bytes.
+    pub memory_bytes: u64,
     /// The guest's exit status, when it exited through `proc_exit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,

@@ -54,6 +54,7 @@ impl ModuleError {
             details: None,
             protocol,
             fuel_consumed: 0,
+            memory_bytes: 0,
             exit_code: None,
             wall_ms: 0.0,
             module_sha256: self.sha256.clone(),
@@ -83,10 +84,12 @@ pub struct HostState {
 }
 
 /// `StoreLimits` that remembers the first denied growth, so a guest that
-/// aborts after a refused `memory.grow` is reported as `memory_exceeded`.
+/// aborts after a refused `memory.grow` is reported as `memory_exceeded`,
+/// and the largest memory it granted.
 struct RecordingLimiter {
     inner: StoreLimits,
     denied: Option<usize>,
+    peak: usize,
 }
 
 impl ResourceLimiter for RecordingLimiter {
@@ -97,7 +100,9 @@ impl ResourceLimiter for RecordingLimiter {
         maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
         let allowed = self.inner.memory_growing(current, desired, maximum)?;
-        if !allowed {
+        if allowed {
+            self.peak = self.peak.max(desired);
+        } else {
             self.denied.get_or_insert(desired);
         }
         Ok(allowed)
@@ -251,6 +256,7 @@ impl Sandbox {
             details: None,
             protocol,
             fuel_consumed: 0,
+            memory_bytes: 0,
             exit_code: None,
             wall_ms: 0.0,
             module_sha256: verifier.sha256.clone(),
@@ -275,6 +281,7 @@ impl Sandbox {
                 .tables(4)
                 .build(),
             denied: None,
+            peak: 0,
         };
         let _slot = self.slots.acquire();
         let started = Instant::now();
@@ -292,6 +299,7 @@ impl Sandbox {
         report.wall_ms = started.elapsed().as_secs_f64() * 1e3;
         report.fuel_consumed = store.get_fuel().map_or(0, |left| limits.fuel - left);
         let denied = store.data().limiter.denied;
+        report.memory_bytes = store.data().limiter.peak as u64;
         drop(store);
 
         let cap = usize::try_from(limits.max_output_bytes).unwrap_or(usize::MAX);

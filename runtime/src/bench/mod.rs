@@ -100,6 +100,8 @@ pub struct PayloadFigures {
     pub passed: bool,
     /// Fuel one run consumed.
     pub fuel: u64,
+    /// The guest's largest linear memory, MiB.
+    pub guest_memory_mb: f64,
     /// One warm sandbox run, median, µs.
     pub warm_us: f64,
     /// The same without fuel metering, µs.
@@ -347,6 +349,7 @@ pub fn run(inputs: &Inputs<'_>, progress: impl Fn(&str)) -> Result<BenchReport, 
             bytes: case.payload.len(),
             passed: report.passed,
             fuel: report.fuel_consumed,
+            guest_memory_mb: report.memory_bytes as f64 / f64::from(1 << 20),
             warm_us: micros(percentile(&mut warm, 0.5)),
             warm_no_fuel_us: micros(percentile(&mut no_fuel, 0.5)),
             native_us,

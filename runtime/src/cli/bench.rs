@@ -178,15 +178,16 @@ fn print_table(r: &BenchReport) {
         r.payloads.len()
     );
     println!(
-        "{:>8} {:>6} {:>12} {:>10} {:>10} {:>11} {:>10}",
-        "bytes", "pass", "fuel", "native µs", "warm µs", "no-fuel µs", "python ms"
+        "{:>8} {:>6} {:>12} {:>7} {:>10} {:>10} {:>11} {:>10}",
+        "bytes", "pass", "fuel", "MiB", "native µs", "warm µs", "no-fuel µs", "python ms"
     );
     for p in &r.payloads {
         println!(
-            "{:>8} {:>6} {:>12} {:>10} {:>10.1} {:>11.1} {:>10}",
+            "{:>8} {:>6} {:>12} {:>7.1} {:>10} {:>10.1} {:>11.1} {:>10}",
             p.bytes,
             p.passed,
             p.fuel,
+            p.guest_memory_mb,
             or_dash(p.native_us, 1),
             p.warm_us,
             p.warm_no_fuel_us,
