@@ -32,8 +32,11 @@ pub struct BenchArgs {
     item: String,
     /// Python verifier for the workload (payload on stdin, prints `True`)
     /// [default: the bundled one for the default item].
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_python")]
     python: Option<PathBuf>,
+    /// Leave out the Python pipeline (its processes dominate the run time).
+    #[arg(long)]
+    no_python: bool,
     /// The workload's verifier built for the host [default: built with cargo
     /// from the module's source crate].
     #[arg(long)]
@@ -71,6 +74,9 @@ fn cases(registry: &Registry, item: &Item) -> anyhow::Result<Vec<Case>> {
 }
 
 fn python(args: &BenchArgs) -> Result<PythonVerifier, String> {
+    if args.no_python {
+        return Err("Python pipeline: left out (--no-python)".into());
+    }
     let script = match &args.python {
         Some(script) => script.clone(),
         None if args.item == DEFAULT_ITEM => bundled(DEFAULT_PYTHON),
