@@ -26,6 +26,7 @@ pub mod jsonl;
 pub mod limits;
 pub mod outcome;
 pub mod protocol;
+pub mod python;
 pub mod registry;
 pub mod report;
 pub mod sandbox;

@@ -3,6 +3,7 @@
 
 mod bench;
 mod grade;
+mod python;
 mod registry;
 mod report;
 mod run;
@@ -41,6 +42,8 @@ enum Command {
     Registry(registry::RegistryCli),
     /// Measure sandbox overhead, compile and cache times, and batch throughput.
     Bench(bench::BenchArgs),
+    /// Turn a Python verifier script into a verifier module (CPython, pre-initialised).
+    WrapPython(python::WrapArgs),
 }
 
 /// Limit flags; each one given overrides the item's (or the default) limit.
@@ -148,6 +151,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Registry(args) => registry::run(&args),
         Command::Bench(args) => bench::bench(&args),
+        Command::WrapPython(args) => python::wrap_python(&args),
     };
     match result {
         Ok(code) => code,
