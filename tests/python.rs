@@ -255,3 +255,42 @@ fn wrapping_is_reproducible_and_reports_syntax_errors() {
     let err = wrap(&PythonRuntime { runner, home }, "def f(:\n").unwrap_err();
     assert!(err.contains("SyntaxError"), "{err}");
 }
+
+/// `registry add` of a script: the wrapped module goes in by hash, the script
+/// into the item's instance directory, `modules.toml` names it, and
+/// `verify --rebuild` re-wraps it to the same bytes.
+#[test]
+fn a_python_verifier_is_added_to_the_registry_and_rewraps_identically() {
+    use verigate::registry::maintain::{Contribution, add, verify};
+    let script = "a, b, c = map(int, input().split())\nprint(a + b == c)\n";
+    let Some(module) = wrapped(script) else {
+        return;
+    };
+    let root = common::scratch_registry();
+    let item_toml = "id = \"contrib/py-sum\"\nmodule = \"py-sum\"\nreference = \"3 4 7\"\n\n\
+                     [metadata]\nbenchmark = \"contrib\"\ntype = \"construction\"\n\n\
+                     [[counterexample]]\npayload = \"3 4 8\"\n";
+    let sandbox = sandbox();
+    let contribution = Contribution {
+        name: "py-sum",
+        wasm: &module,
+        item_toml,
+        instance_dir: None,
+        python: Some(script),
+    };
+    add(root.path(), &sandbox, &contribution).expect("the contribution is accepted");
+    let registry = Registry::open(root.path()).expect("the lock is rewritten");
+    let entry = &registry.modules()["py-sum"];
+    let kept = entry
+        .python
+        .as_deref()
+        .expect("modules.toml names the script");
+    assert_eq!(kept, "items/contrib/py-sum/instance/verifier.py");
+    assert_eq!(
+        std::fs::read_to_string(root.path().join(kept)).unwrap(),
+        script
+    );
+    let report = verify(root.path(), &sandbox, Some(repo_root()));
+    assert!(report.problems.is_empty(), "{:#?}", report.problems);
+    assert!(report.skipped.is_empty(), "{:?}", report.skipped);
+}

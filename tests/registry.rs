@@ -8,17 +8,6 @@ use verigate::grade::{Grader, Judgments};
 use verigate::registry::Registry;
 use verigate::registry::maintain::{Contribution, add, verify};
 
-fn bundled_registry() -> std::path::PathBuf {
-    repo_root().join("registry")
-}
-
-/// A scratch copy of the bundled registry.
-fn scratch_registry() -> TempDir {
-    let dir = tempdir_with(&[]);
-    copy_tree(&bundled_registry(), dir.path());
-    dir
-}
-
 #[test]
 fn the_bundled_registry_verifies() {
     let sandbox = sandbox();
@@ -150,6 +139,7 @@ fn hostile_contributions_are_rejected_and_leave_the_registry_unchanged() {
             wasm,
             item_toml: &toml,
             instance_dir: None,
+            python: None,
         };
         let problems = add(root.path(), &sandbox, &contribution).expect_err(case);
         let text = problems
@@ -181,6 +171,7 @@ fn a_good_contribution_is_added_and_locked() {
         wasm: &hostile,
         item_toml: &toml,
         instance_dir: Some(instance.path()),
+        python: None,
     };
     add(root.path(), &sandbox, &contribution).expect("accepted");
     let registry = Registry::open(root.path()).expect("lock rewritten");

@@ -20,6 +20,10 @@ use wasmtime::{Config, Engine, Instance, Linker, Module, Store, Val};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wizer::{InstanceState, SnapshotVal, ValType, Wizer};
 
+/// Where `registry/python/build.py` leaves the runner (`runner.wasm`) and the
+/// standard library (`home/lib/python3.11`), relative to the repository root.
+pub const PYTHON_RUNTIME_DIR: &str = "target/python";
+
 /// The runner's pre-initialisation export.
 const INIT_FUNC: &str = "wizer-initialize";
 

@@ -184,3 +184,15 @@ pub fn copy_tree(from: &Path, to: &Path) {
         std::fs::write(target, bytes).unwrap();
     }
 }
+
+/// The bundled registry.
+pub fn bundled_registry() -> PathBuf {
+    repo_root().join("registry")
+}
+
+/// A copy of the bundled registry in a temporary directory.
+pub fn scratch_registry() -> TempDir {
+    let dir = tempdir_with(&[]);
+    copy_tree(&bundled_registry(), dir.path());
+    dir
+}

@@ -3,13 +3,9 @@
 use super::bundled;
 use anyhow::Context;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use verigate::python::{PythonRuntime, wrap};
-
-/// Where `registry/python/build.py` leaves the runner and the standard library.
-const RUNNER: &str = "target/python/runner.wasm";
-const HOME: &str = "target/python/home";
+use verigate::python::{PYTHON_RUNTIME_DIR, PythonRuntime, wrap};
 
 #[derive(Args)]
 pub struct WrapArgs {
@@ -27,23 +23,35 @@ pub struct WrapArgs {
     home: Option<PathBuf>,
 }
 
-pub fn wrap_python(args: &WrapArgs) -> anyhow::Result<ExitCode> {
-    let runner_path = args.runner.clone().unwrap_or_else(|| bundled(RUNNER));
-    let home = args.home.clone().unwrap_or_else(|| bundled(HOME));
+/// Wraps `script` with the runner and standard library at `runner`/`home`
+/// (default: where `registry/python/build.py` leaves them); returns the
+/// script's text and the module.
+pub fn wrap_script(
+    script: &Path,
+    runner: Option<&Path>,
+    home: Option<&Path>,
+) -> anyhow::Result<(String, Vec<u8>)> {
+    let runtime_dir = bundled(PYTHON_RUNTIME_DIR);
+    let runner_path = runner.map_or_else(|| runtime_dir.join("runner.wasm"), Path::to_path_buf);
+    let home = home.map_or_else(|| runtime_dir.join("home"), Path::to_path_buf);
     let runner = std::fs::read(&runner_path).with_context(|| {
         format!(
             "cannot read the Python runner {} (build it with `python3 registry/python/build.py`)",
             runner_path.display()
         )
     })?;
-    let script = std::fs::read_to_string(&args.script)
-        .with_context(|| format!("cannot read {} as UTF-8 text", args.script.display()))?;
+    let text = std::fs::read_to_string(script)
+        .with_context(|| format!("cannot read {} as UTF-8 text", script.display()))?;
     let runtime = PythonRuntime {
         runner: &runner,
         home: &home,
     };
-    let module =
-        wrap(&runtime, &script).map_err(|e| anyhow::anyhow!("{}: {e}", args.script.display()))?;
+    let module = wrap(&runtime, &text).map_err(|e| anyhow::anyhow!("{}: {e}", script.display()))?;
+    Ok((text, module))
+}
+
+pub fn wrap_python(args: &WrapArgs) -> anyhow::Result<ExitCode> {
+    let (_, module) = wrap_script(&args.script, args.runner.as_deref(), args.home.as_deref())?;
     std::fs::write(&args.out, &module)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(

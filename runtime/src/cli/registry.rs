@@ -39,7 +39,9 @@ pub enum RegistryCommand {
     },
     /// Validate a contributed verifier and item, and add them only if all checks pass.
     Add {
-        /// The module (any language targeting wasm32-wasip1).
+        /// The module (any language targeting wasm32-wasip1), or a Python
+        /// script (`.py`: wrapped as by `verigate wrap-python`, the script
+        /// kept as the item's `instance/verifier.py`).
         #[arg(long)]
         module: PathBuf,
         /// The verifier's name in modules.toml.
@@ -110,6 +112,9 @@ pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
             for problem in &report.problems {
                 println!("FAIL {problem}");
             }
+            for skipped in &report.skipped {
+                println!("skipped: {skipped}");
+            }
             println!(
                 "checked {} modules, {} items, {} witnesses, {} rebuilt: {} problem(s)",
                 report.modules,
@@ -130,8 +135,14 @@ pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
             item,
             instance,
         } => {
-            let wasm = std::fs::read(module)
-                .with_context(|| format!("cannot read {}", module.display()))?;
+            let (python, wasm) = if module.extension().is_some_and(|e| e == "py") {
+                let (script, wasm) = super::python::wrap_script(module, None, None)?;
+                (Some(script), wasm)
+            } else {
+                let wasm = std::fs::read(module)
+                    .with_context(|| format!("cannot read {}", module.display()))?;
+                (None, wasm)
+            };
             let item_toml = std::fs::read_to_string(item)
                 .with_context(|| format!("cannot read {}", item.display()))?;
             if let Some(dir) = instance
@@ -145,6 +156,7 @@ pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
                 wasm: &wasm,
                 item_toml: &item_toml,
                 instance_dir: instance.as_deref(),
+                python: python.as_deref(),
             };
             match maintain::add(&root, &sandbox, &contribution) {
                 Ok(added) => {

@@ -136,6 +136,7 @@ pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>,
         let entry = ModuleEntry {
             sha256: sha256.clone(),
             source: Some(format!("{GUEST_WORKSPACE}/{name}")),
+            python: None,
         };
         let changed = index.get(&name) != Some(&entry);
         index.insert(name.clone(), entry);

@@ -6,6 +6,7 @@ use super::lock::Lock;
 use super::{INSTANCE_DIR, ITEM_FILE, Item, ModuleEntry, Registry, RegistryError, module_path};
 use crate::limits::Limits;
 use crate::outcome::Outcome;
+use crate::python::{PYTHON_RUNTIME_DIR, PythonRuntime, wrap};
 use crate::sandbox::{RunRequest, Sandbox};
 use crate::verifier::{Verifier, sha256_hex};
 use std::collections::BTreeMap;
@@ -55,8 +56,10 @@ pub struct VerifyReport {
     pub items: usize,
     /// Reference witnesses and counterexamples run.
     pub witnesses: usize,
-    /// Modules rebuilt from source and compared.
+    /// Modules rebuilt from source (or re-wrapped from their Python script) and compared.
     pub rebuilt: usize,
+    /// What could not be checked, and why (not problems of the registry).
+    pub skipped: Vec<String>,
     /// Everything that failed.
     pub problems: Vec<Problem>,
 }
@@ -190,8 +193,53 @@ pub fn verify(root: &Path, sandbox: &Sandbox, rebuild_from: Option<&Path>) -> Ve
             }
             Err(e) => report.problems.push(problem("rebuild", e.0)),
         }
+        rewrap_python(root, &registry, repo_root, &mut report);
     }
     report
+}
+
+/// Re-wraps every Python verifier from its script and compares the bytes,
+/// when the Python runner has been built (`registry/python/build.py`).
+fn rewrap_python(root: &Path, registry: &Registry, repo_root: &Path, report: &mut VerifyReport) {
+    let scripts: Vec<_> = (registry.modules().iter())
+        .filter_map(|(name, entry)| Some((name, entry, entry.python.as_deref()?)))
+        .collect();
+    if scripts.is_empty() {
+        return;
+    }
+    let runtime_dir = repo_root.join(PYTHON_RUNTIME_DIR);
+    let Ok(runner) = std::fs::read(runtime_dir.join("runner.wasm")) else {
+        report.skipped.push(format!(
+            "{} Python verifier(s) not re-wrapped: no runner in {} (run registry/python/build.py)",
+            scripts.len(),
+            runtime_dir.display()
+        ));
+        return;
+    };
+    let runtime = PythonRuntime {
+        runner: &runner,
+        home: &runtime_dir.join("home"),
+    };
+    for (name, entry, script) in scripts {
+        report.rebuilt += 1;
+        let rewrapped = std::fs::read_to_string(root.join(script))
+            .map_err(|e| format!("{script}: {e}"))
+            .and_then(|text| wrap(&runtime, &text));
+        match rewrapped {
+            Ok(bytes) if sha256_hex(&bytes) == entry.sha256 => {}
+            Ok(bytes) => report.problems.push(problem(
+                name,
+                format!(
+                    "re-wrapping {script} gives sha256 {}, the registry holds {}",
+                    sha256_hex(&bytes),
+                    entry.sha256
+                ),
+            )),
+            Err(e) => report
+                .problems
+                .push(problem(name, format!("re-wrapping {script}: {e}"))),
+        }
+    }
 }
 
 /// A contributed verifier and the item it checks.
@@ -204,7 +252,13 @@ pub struct Contribution<'a> {
     pub item_toml: &'a str,
     /// Instance files to mount at `/item`.
     pub instance_dir: Option<&'a Path>,
+    /// For a Python verifier (`wasm` wrapped from it): the script, stored as
+    /// `instance/verifier.py` of the item and named in `modules.toml`.
+    pub python: Option<&'a str>,
 }
+
+/// Where a Python verifier's script is kept, in its item's directory.
+const PYTHON_SCRIPT: &str = "verifier.py";
 
 fn check_contribution(
     registry: &Registry,
@@ -223,6 +277,17 @@ fn check_contribution(
             format!(
                 "field `module` must name the contributed module `{}`",
                 c.name
+            ),
+        ));
+    }
+    if c.python.is_some()
+        && c.instance_dir
+            .is_some_and(|dir| dir.join(PYTHON_SCRIPT).exists())
+    {
+        problems.push(problem(
+            id,
+            format!(
+                "the instance directory already holds a `{PYTHON_SCRIPT}`, where the script goes"
             ),
         ));
     }
@@ -355,11 +420,20 @@ fn write_contribution(
         ModuleEntry {
             sha256,
             source: None,
+            python: c
+                .python
+                .map(|_| format!("items/{}/{INSTANCE_DIR}/{PYTHON_SCRIPT}", item.id)),
         },
     );
     write_index(root, &index)?;
     let item_dir = root.join("items").join(&item.id);
     std::fs::create_dir_all(&item_dir).map_err(|e| io(&item_dir, e))?;
+    if let Some(script) = c.python {
+        let dir = item_dir.join(INSTANCE_DIR);
+        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        let path = dir.join(PYTHON_SCRIPT);
+        std::fs::write(&path, script).map_err(|e| io(&path, e))?;
+    }
     let item_file = item_dir.join(ITEM_FILE);
     std::fs::write(&item_file, c.item_toml).map_err(|e| io(&item_file, e))?;
     if let Some(source) = c.instance_dir {

@@ -51,6 +51,10 @@ pub struct ModuleEntry {
     /// contributed modules, which are frozen as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// For a Python verifier: the script it was wrapped from (see
+    /// [`crate::python`]), relative to the registry root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub python: Option<String>,
 }
 
 /// Verifier name → module entry.
