@@ -217,7 +217,7 @@ fn the_payload_is_stdin_and_the_world_is_deterministic() {
 #[test]
 fn the_python_imo_2020_p4_verifier_agrees_with_the_rust_guest() {
     let script =
-        std::fs::read_to_string(repo_root().join("runtime/bench-fixtures/combench_imo_2020_p4.py"))
+        std::fs::read_to_string(repo_root().join("registry/items/combench/IMO-2020-P4-33-py/instance/verifier.py"))
             .expect("the Python verifier");
     let Some(module) = wrapped(&script) else {
         return;

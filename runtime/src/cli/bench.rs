@@ -17,7 +17,7 @@ use verigate::registry::{Item, Registry};
 
 /// The workload the targets are stated for, and its Python twin.
 const DEFAULT_ITEM: &str = "combench/IMO-2020-P4-33";
-const DEFAULT_PYTHON: &str = "runtime/bench-fixtures/combench_imo_2020_p4.py";
+const DEFAULT_PYTHON: &str = "registry/items/combench/IMO-2020-P4-33-py/instance/verifier.py";
 
 #[derive(Args)]
 pub struct BenchArgs {
