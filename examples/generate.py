@@ -8,7 +8,9 @@ registry item, built deterministically from each item's reference witness and
 counterexamples, so that `verigate grade` (no arguments) exercises every path:
 accepted and rejected constructions, each extraction failure, gated proofs,
 missing and unparsable judgments. The responses are stand-ins for model
-output; the judgments stand in for a proof judge's verdicts.
+output; the judgments stand in for a proof judge's verdicts. Hand-written
+response lines in examples/extra/*.jsonl (realistic answers: partial,
+malformed, wrapped in prose) are appended as they are.
 """
 
 import json
@@ -109,6 +111,8 @@ def main():
             responses.append({"id": item["id"], "sample": sample, "response": response})
             if judgment is not None:
                 judgments.append({"id": item["id"], "sample": sample, **judgment})
+    for extra in sorted((ROOT / "examples" / "extra").glob("*.jsonl")):
+        responses.extend(json.loads(line) for line in extra.read_text().splitlines() if line.strip())
     for name, lines in [("responses.jsonl", responses), ("judgments.jsonl", judgments)]:
         text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
         (ROOT / "examples" / name).write_text(text)

@@ -25,6 +25,7 @@ fn jobs(sandbox: &Sandbox, count: usize) -> Vec<Job> {
                 item_dir: None,
                 limits: tight_limits(),
                 protocol: Some(Protocol::Combench),
+                row: None,
             }
         })
         .collect()

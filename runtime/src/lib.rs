@@ -11,6 +11,7 @@
 //!     item_dir: None,
 //!     limits: Limits::default(),
 //!     protocol: None,
+//!     row: None,
 //! })?;
 //! println!("{} {}", report.outcome, report.score);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

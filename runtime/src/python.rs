@@ -103,8 +103,9 @@ pub fn wrap(runtime: &PythonRuntime<'_>, script: &str) -> Result<Vec<u8>, String
         Module::new(&engine, &instrumented).map_err(|e| fail("compiling the runner", e))?;
     let mut linker = Linker::new(&engine);
     wasi::add_to_linker(&mut linker, |ctx: &mut WasiP1Ctx| ctx).map_err(|e| fail("WASI", e))?;
-    let (ctx, output) = wasi::build_context(script.as_bytes(), Some(runtime.home), &WRAP_LIMITS)
-        .map_err(|e| fail("mounting the standard library", e))?;
+    let (ctx, output) =
+        wasi::build_context(script.as_bytes(), Some(runtime.home), None, &WRAP_LIMITS)
+            .map_err(|e| fail("mounting the standard library", e))?;
     let mut store = Store::new(&engine, ctx);
     store
         .set_fuel(WRAP_LIMITS.fuel)

@@ -75,6 +75,9 @@ pub struct RunRequest<'a> {
     pub limits: Limits,
     /// Protocol override; else the module's declared protocol; else `combench`.
     pub protocol: Option<Protocol>,
+    /// The item's row (one JSON line of an item family), given to the guest
+    /// in the environment variable `VERIGATE_ROW`.
+    pub row: Option<&'a str>,
 }
 
 /// Per-store state: the guest's WASI context and its memory limiter.
@@ -271,7 +274,8 @@ impl Sandbox {
             );
             return Ok(report);
         }
-        let (wasi, output) = wasi::build_context(request.payload, request.item_dir, limits)?;
+        let (wasi, output) =
+            wasi::build_context(request.payload, request.item_dir, request.row, limits)?;
         let memory_cap = usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX);
         let limiter = RecordingLimiter {
             inner: StoreLimitsBuilder::new()

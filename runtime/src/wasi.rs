@@ -1,7 +1,8 @@
 //! The guest's view of the world: a deterministic, capability-free WASI preview 1.
 //!
 //! What a guest sees:
-//! - argv = `["verifier"]`, no environment variables, no network;
+//! - argv = `["verifier"]`, no network, no environment variables except
+//!   [`ROW_ENV`] for an item of a family (its row, one JSON line);
 //! - stdin = the payload; stdout and stderr are captured up to the output cap;
 //! - no files, except an item directory mounted read-only at `/item` when given;
 //! - the wall clock always reads 2000-01-01T00:00:00Z and the monotonic clock
@@ -24,6 +25,8 @@ use wasmtime_wasi::{FsPerms, HostMonotonicClock, HostWallClock, WasiCtxBuilder};
 pub const PROGRAM_NAME: &str = "verifier";
 /// Where the item directory is mounted inside the guest.
 pub const ITEM_MOUNT: &str = "/item";
+/// The environment variable holding an item family's row.
+pub const ROW_ENV: &str = "VERIGATE_ROW";
 /// Seconds since the Unix epoch of the guest's wall clock (2000-01-01T00:00:00Z).
 pub const FIXED_WALL_CLOCK_SECS: u64 = 946_684_800;
 /// Seed of the guest's random stream.
@@ -64,6 +67,7 @@ pub struct CapturedOutput {
 pub fn build_context(
     payload: &[u8],
     item_dir: Option<&Path>,
+    row: Option<&str>,
     limits: &Limits,
 ) -> wasmtime::Result<(WasiP1Ctx, CapturedOutput)> {
     let capacity = usize::try_from(limits.max_output_bytes)
@@ -86,6 +90,9 @@ pub fn build_context(
         .allow_tcp(false)
         .allow_udp(false)
         .allow_ip_name_lookup(false);
+    if let Some(row) = row {
+        builder.env(ROW_ENV, row);
+    }
     if let Some(dir) = item_dir {
         builder.preopened_dir(dir, ITEM_MOUNT, FsPerms::ReadOnly)?;
     }

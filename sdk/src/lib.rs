@@ -48,6 +48,8 @@ use std::sync::OnceLock;
 #[cfg(not(target_family = "wasm"))]
 mod native;
 pub mod python;
+mod row;
+pub use row::row;
 
 // ---------------------------------------------------------------------------
 // Errors

@@ -117,6 +117,7 @@ pub fn run_with(
                 item_dir,
                 limits,
                 protocol,
+                row: None,
             },
         )
         .expect("host error")

@@ -54,6 +54,7 @@ impl Case {
             item_dir: self.item_dir.as_deref(),
             limits: self.limits,
             protocol: self.protocol,
+            row: None,
         }
     }
 
@@ -64,6 +65,7 @@ impl Case {
             item_dir: self.item_dir.clone(),
             limits: self.limits,
             protocol: self.protocol,
+            row: None,
         }
     }
 }

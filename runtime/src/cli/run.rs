@@ -118,6 +118,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 item_dir: item_dir.as_deref(),
                 limits: args.limits.apply(target.limits),
                 protocol,
+                row: None,
             };
             sandbox
                 .run(&verifier, &request)

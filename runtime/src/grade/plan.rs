@@ -131,6 +131,7 @@ impl<'a> Planner<'a> {
                     item_dir: self.registry.instance_dir(item),
                     limits: item.limits,
                     protocol: item.protocol,
+                    row: item.row.clone(),
                 },
                 record,
             ),

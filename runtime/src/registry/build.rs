@@ -3,6 +3,7 @@
 
 use super::lock::Lock;
 use super::{MODULES_FILE, ModuleEntry, ModuleIndex, RegistryError, module_path, read_toml};
+use crate::python::{PYTHON_RUNTIME_DIR, PythonRuntime, wrap};
 use crate::verifier::sha256_hex;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -113,7 +114,8 @@ pub struct BuiltModule {
     pub changed: bool,
 }
 
-/// Builds the guest crates, stores the modules by hash, updates
+/// Builds the guest crates (and re-wraps the Python verifiers, when the
+/// Python runner has been built), stores the modules by hash, updates
 /// `modules.toml`, removes modules no longer named, and rewrites the lock.
 pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>, RegistryError> {
     let target_dir = repo_root.join("target").join("registry-build");
@@ -126,18 +128,25 @@ pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>,
     };
     std::fs::create_dir_all(registry_root.join("modules"))
         .map_err(|e| err(registry_root.display(), e))?;
+    let mut built: Vec<(String, Vec<u8>, ModuleEntry)> = built
+        .into_iter()
+        .map(|(name, bytes)| {
+            let entry = ModuleEntry {
+                sha256: sha256_hex(&bytes),
+                source: Some(format!("{GUEST_WORKSPACE}/{name}")),
+                python: None,
+            };
+            (name, bytes, entry)
+        })
+        .collect();
+    built.extend(rewrap_python(repo_root, registry_root, &index)?);
     let mut report = Vec::new();
-    for (name, bytes) in built {
-        let sha256 = sha256_hex(&bytes);
+    for (name, bytes, entry) in built {
+        let sha256 = entry.sha256.clone();
         let path = module_path(registry_root, &sha256);
         if !path.exists() {
             std::fs::write(&path, &bytes).map_err(|e| err(path.display(), e))?;
         }
-        let entry = ModuleEntry {
-            sha256: sha256.clone(),
-            source: Some(format!("{GUEST_WORKSPACE}/{name}")),
-            python: None,
-        };
         let changed = index.get(&name) != Some(&entry);
         index.insert(name.clone(), entry);
         report.push(BuiltModule {
@@ -150,6 +159,46 @@ pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>,
     remove_unreferenced_modules(registry_root, &index)?;
     Lock::compute(registry_root)?.write(registry_root)?;
     Ok(report)
+}
+
+/// The Python verifiers of `index` wrapped again from their scripts, or none
+/// (with a warning) when the Python runner has not been built.
+fn rewrap_python(
+    repo_root: &Path,
+    registry_root: &Path,
+    index: &ModuleIndex,
+) -> Result<Vec<(String, Vec<u8>, ModuleEntry)>, RegistryError> {
+    let scripts: Vec<_> = (index.iter())
+        .filter_map(|(name, entry)| Some((name, entry.python.as_deref()?)))
+        .collect();
+    let runtime_dir = repo_root.join(PYTHON_RUNTIME_DIR);
+    let Ok(runner) = std::fs::read(runtime_dir.join("runner.wasm")) else {
+        if !scripts.is_empty() {
+            tracing::warn!(
+                "Python verifiers kept as they are: no runner in {}",
+                runtime_dir.display()
+            );
+        }
+        return Ok(Vec::new());
+    };
+    let runtime = PythonRuntime {
+        runner: &runner,
+        home: &runtime_dir.join("home"),
+    };
+    scripts
+        .into_iter()
+        .map(|(name, script)| {
+            let text =
+                std::fs::read_to_string(registry_root.join(script)).map_err(|e| err(script, e))?;
+            let bytes = wrap(&runtime, &text).map_err(|e| err(script, e))?;
+            let entry = ModuleEntry {
+                sha256: sha256_hex(&bytes),
+                source: None,
+                python: Some(script.to_owned()),
+            };
+            Ok((name.clone(), bytes, entry))
+        })
+        .collect()
 }
 
 /// Writes `modules.toml`.

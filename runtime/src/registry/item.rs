@@ -4,6 +4,7 @@
 use crate::limits::Limits;
 use crate::protocol::Protocol;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// How a raw model response becomes the verifier's payload.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,6 +104,10 @@ pub struct Item {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub counterexamples: Vec<Counterexample>,
+    /// For an item of a family: its row of `rows.jsonl` (one JSON line),
+    /// given to the guest as `VERIGATE_ROW`. Never written to `item.toml`.
+    #[serde(skip)]
+    pub row: Option<Arc<str>>,
 }
 
 impl Item {

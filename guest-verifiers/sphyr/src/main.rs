@@ -1,0 +1,314 @@
+//! `sphyr` (verdict-json): SPhyR topology-completion grids
+//! (<https://github.com/philippds/SPhyR>, MIT).
+//!
+//! The item's row (`$VERIGATE_ROW`) holds `input_grid` and `ground_truth`
+//! (lists of rows of cell strings: `L`, `S`, `V`, `0`, `1` or decimals); the
+//! payload is the model's text, one grid row per line, cells separated by
+//! whitespace.
+//!
+//! The verdict reproduces the dataset card's scorer (`run_eval.py`) exactly
+//! (`faithful` mode): the answer is split into lines and whitespace, cells
+//! are compared as strings, and rows and cells are zipped without a shape
+//! check, so missing rows or cells count as equal and an empty answer has
+//! zero differences. With `d_out` = diff(answer, gt) and `d_in` =
+//! diff(input, gt): `d_out == 0` is an exact match (pass, score 1);
+//! otherwise Score = 1 − d_out/d_in and the verdict's score is
+//! max(Score, 0). If `d_in == 0` and `d_out > 0` the card's code raises
+//! `ZeroDivisionError` and records no result; here that is a failing
+//! verdict with score 0 saying so.
+//!
+//! `details.strict` grades the same answer after rejecting a wrong shape
+//! (code fence, row count, cells per row; blank lines around the grid are
+//! ignored) with score 0.
+
+use serde::Deserialize;
+use verigate_sdk::serde_json::json;
+use verigate_sdk::{Result, Verdict};
+
+/// The fields of a dataset row this verifier uses.
+#[derive(Deserialize)]
+struct Row {
+    input_grid: Vec<Vec<String>>,
+    ground_truth: Vec<Vec<String>>,
+}
+
+/// Python's `str.isspace()`: Unicode `White_Space` plus the separators
+/// U+001C..U+001F, which Python also splits on.
+fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `str.splitlines()`: splits on `\r\n` and each of Python's line
+/// boundaries; no empty last line for a trailing terminator.
+fn py_splitlines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let boundary = matches!(
+            c,
+            '\n' | '\r'
+                | '\u{0b}'
+                | '\u{0c}'
+                | '\u{1c}'
+                | '\u{1d}'
+                | '\u{1e}'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        );
+        if boundary {
+            lines.push(&text[start..i]);
+            let mut end = i + c.len_utf8();
+            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
+                chars.next();
+                end += 1;
+            }
+            start = end;
+        }
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
+/// `[line.split() for line in text.splitlines()]`.
+fn parse_grid(text: &str) -> Vec<Vec<&str>> {
+    py_splitlines(text)
+        .into_iter()
+        .map(|line| line.split(is_py_space).filter(|c| !c.is_empty()).collect())
+        .collect()
+}
+
+/// A differing cell (0-based) within the zipped region.
+struct Diff {
+    row: usize,
+    col: usize,
+    expected: String,
+    got: String,
+}
+
+/// The card's `count_differences`: cells that differ where both grids have
+/// them (rows and cells zipped, extra ones ignored).
+fn differences<A: AsRef<str>>(grid: &[Vec<A>], truth: &[Vec<String>]) -> Vec<Diff> {
+    let mut diffs = Vec::new();
+    for (r, (row, truth_row)) in grid.iter().zip(truth).enumerate() {
+        for (c, (cell, want)) in row.iter().zip(truth_row).enumerate() {
+            if cell.as_ref() != want {
+                diffs.push(Diff {
+                    row: r,
+                    col: c,
+                    expected: want.clone(),
+                    got: cell.as_ref().to_owned(),
+                });
+            }
+        }
+    }
+    diffs
+}
+
+/// The faithful score: `(exact, raw Score)`, or `None` where the card's code
+/// divides by zero.
+fn card_score(d_out: usize, d_in: usize) -> Option<(bool, f64)> {
+    if d_out == 0 {
+        Some((true, 1.0))
+    } else if d_in == 0 {
+        None
+    } else {
+        Some((false, 1.0 - d_out as f64 / d_in as f64))
+    }
+}
+
+/// Why the answer's shape is wrong, if it is (strict mode).
+fn shape_error(text: &str, truth: &[Vec<String>]) -> Option<String> {
+    let lines = py_splitlines(text);
+    let first = lines.iter().position(|l| !l.trim().is_empty());
+    let last = lines.iter().rposition(|l| !l.trim().is_empty());
+    let body = match (first, last) {
+        (Some(a), Some(b)) => &lines[a..=b],
+        _ => return Some("the answer is empty".to_owned()),
+    };
+    let offset = first.unwrap_or(0);
+    if let Some(i) = body.iter().position(|l| l.trim_start().starts_with("```")) {
+        return Some(format!("line {} is a code fence", offset + i + 1));
+    }
+    if body.len() != truth.len() {
+        return Some(format!(
+            "the answer has {} rows, expected {}",
+            body.len(),
+            truth.len()
+        ));
+    }
+    for (i, (line, want)) in body.iter().zip(truth).enumerate() {
+        let cells = line.split(is_py_space).filter(|c| !c.is_empty()).count();
+        if cells != want.len() {
+            return Some(format!(
+                "row {} has {cells} cells, expected {}",
+                i + 1,
+                want.len()
+            ));
+        }
+    }
+    None
+}
+
+fn grade(row: &Row, answer: &str) -> Verdict {
+    let output = parse_grid(answer);
+    let wrong = differences(&output, &row.ground_truth);
+    let d_in = differences(&row.input_grid, &row.ground_truth).len();
+    let d_out = wrong.len();
+    let Some((exact, raw)) = card_score(d_out, d_in) else {
+        let message = format!(
+            "{d_out} cells differ from the ground truth, but the input grid equals it \
+             (the card's scorer divides by zero and records no score)"
+        );
+        return Verdict::fail(message.clone()).with_details(json!({
+            "mode": "faithful", "exact": false, "raw_score": null, "normalized_score": 0.0,
+            "diff_output": d_out, "diff_input": d_in,
+            "strict": { "pass": false, "score": 0.0, "message": message },
+        }));
+    };
+    let normalized = raw.max(0.0);
+    let message = match wrong.first() {
+        None => "exact match".to_owned(),
+        Some(first) => format!(
+            "{d_out} cells differ from the ground truth ({d_in} cells to fill); \
+             first: row {} col {} expected {}, got {}",
+            first.row + 1,
+            first.col + 1,
+            first.expected,
+            first.got
+        ),
+    };
+    let (strict_pass, strict_score, strict_message) = match shape_error(answer, &row.ground_truth) {
+        Some(why) => (false, 0.0, why),
+        None => (exact, normalized, message.clone()),
+    };
+    let details = json!({
+        "mode": "faithful",
+        "exact": exact,
+        "raw_score": raw,
+        "normalized_score": normalized,
+        "diff_output": d_out,
+        "diff_input": d_in,
+        "strict": { "pass": strict_pass, "score": strict_score, "message": strict_message },
+    });
+    let verdict = if exact {
+        Verdict::pass()
+    } else {
+        Verdict::partial(normalized, message)
+    };
+    verdict.with_details(details)
+}
+
+fn verify() -> Result<Verdict> {
+    let row: Row = verigate_sdk::row()?;
+    Ok(grade(&row, verigate_sdk::payload()?))
+}
+
+verigate_sdk::main!(verdict_json, verify);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&str]) -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|r| r.split(' ').map(str::to_owned).collect())
+            .collect()
+    }
+
+    /// 3x3 item with 2 cells to fill: (1,3) -> 1, (3,1) -> 0.
+    fn item() -> Row {
+        Row {
+            input_grid: grid(&["L 0 V", "0 1 0", "V S S"]),
+            ground_truth: grid(&["L 0 1", "0 1 0", "0 S S"]),
+        }
+    }
+
+    fn details(v: &Verdict) -> verigate_sdk::serde_json::Value {
+        verigate_sdk::serde_json::to_value(v).unwrap()
+    }
+
+    #[test]
+    fn exact_match_passes() {
+        let v = details(&grade(&item(), "L 0 1\n0 1 0\n0 S S\n"));
+        assert_eq!(v["pass"], true);
+        assert_eq!(v["details"]["strict"]["pass"], true);
+    }
+
+    #[test]
+    fn one_wrong_of_two_scores_half() {
+        let v = details(&grade(&item(), "L 0 1\n0 1 0\n1 S S"));
+        assert_eq!(v["score"], 0.5);
+        assert_eq!(v["details"]["diff_output"], 1);
+        assert_eq!(v["details"]["diff_input"], 2);
+        assert_eq!(
+            v["message"],
+            "1 cells differ from the ground truth (2 cells to fill); first: row 3 col 1 expected 0, got 1"
+        );
+    }
+
+    #[test]
+    fn negative_raw_score_is_clamped() {
+        // 4 differences against 2 to fill: raw 1 - 4/2 = -1.
+        let v = details(&grade(&item(), "L 1 0\n1 0 0"));
+        assert_eq!(v["details"]["raw_score"], -1.0);
+        assert_eq!(v["score"], 0.0);
+    }
+
+    #[test]
+    fn empty_answer_is_an_exact_match_faithfully_but_not_strictly() {
+        let v = details(&grade(&item(), ""));
+        assert_eq!(v["pass"], true);
+        assert_eq!(v["details"]["strict"]["pass"], false);
+        assert_eq!(v["details"]["strict"]["message"], "the answer is empty");
+    }
+
+    #[test]
+    fn code_fence_shifts_rows_faithfully_and_is_rejected_strictly() {
+        // Fence line has one cell "```": 1 diff in row 1; then rows shift by one.
+        let v = details(&grade(&item(), "```\nL 0 1\n0 1 0\n0 S S\n```"));
+        // row1 "```" vs "L 0 1": 1 diff; row2 "L 0 1" vs "0 1 0": 3; row3 "0 1 0" vs "0 S S": 2.
+        assert_eq!(v["details"]["diff_output"], 6);
+        assert_eq!(v["details"]["strict"]["message"], "line 1 is a code fence");
+    }
+
+    #[test]
+    fn missing_row_counts_only_zipped_cells() {
+        let v = details(&grade(&item(), "L 0 1\n0 1 0"));
+        assert_eq!(v["pass"], true);
+        assert_eq!(
+            v["details"]["strict"]["message"],
+            "the answer has 2 rows, expected 3"
+        );
+        let v = details(&grade(&item(), "L 0 1\n0 1\n0 S S"));
+        assert_eq!(
+            v["details"]["strict"]["message"],
+            "row 2 has 2 cells, expected 3"
+        );
+    }
+
+    #[test]
+    fn python_line_and_space_rules() {
+        assert_eq!(py_splitlines("a\r\nb\rc\n"), ["a", "b", "c"]);
+        assert_eq!(py_splitlines("a\n\nb"), ["a", "", "b"]);
+        assert_eq!(parse_grid(" 1\t0\u{1f}1 \n"), [vec!["1", "0", "1"]]);
+    }
+
+    #[test]
+    fn input_equal_to_truth_is_the_cards_division_by_zero() {
+        let row = Row {
+            input_grid: grid(&["1 0"]),
+            ground_truth: grid(&["1 0"]),
+        };
+        assert_eq!(details(&grade(&row, "1 0"))["pass"], true);
+        let v = details(&grade(&row, "0 0"));
+        assert_eq!(v["pass"], false);
+        assert_eq!(
+            v["details"]["raw_score"],
+            verigate_sdk::serde_json::Value::Null
+        );
+    }
+}
