@@ -1,11 +1,11 @@
-//! `verigate registry build|verify|add|list|show`.
+//! `verigate registry build|verify|add|import-sphyr|list|show`.
 
 use super::{CacheArgs, bundled};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use verigate::registry::{Registry, build, maintain};
+use verigate::registry::{Registry, build, maintain, sphyr};
 
 /// Where the registry lives.
 #[derive(Args, Clone, Debug)]
@@ -53,6 +53,15 @@ pub enum RegistryCommand {
         /// Instance files, mounted at /item.
         #[arg(long)]
         instance: Option<PathBuf>,
+    },
+    /// Import SPhyR dataset files (`<config>.jsonl`) as item families `sphyr/<config>`.
+    ImportSphyr {
+        /// Dataset files, named by their config (`1_random_cell_easy.jsonl`, …).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Keep only the first N rows of each file.
+        #[arg(long)]
+        rows: Option<usize>,
     },
     /// List items.
     List {
@@ -175,6 +184,17 @@ pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
                     Ok(ExitCode::FAILURE)
                 }
             }
+        }
+        RegistryCommand::ImportSphyr { files, rows } => {
+            let files: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
+            for imported in sphyr::import(&root, &files, *rows)? {
+                println!("{:<32} {} rows", imported.family, imported.rows);
+            }
+            println!(
+                "registry digest {}; check the witnesses with `verigate registry verify`",
+                Registry::open(&root)?.digest()
+            );
+            Ok(ExitCode::SUCCESS)
         }
         RegistryCommand::List { json } => {
             let registry = cli.location.open()?;

@@ -5,12 +5,16 @@
 //! - `modules.toml` — verifier name → sha256 (and the crate it is built from);
 //! - `items/<id>/item.toml` — one [`Item`] per benchmark item, with an optional
 //!   `items/<id>/instance/` directory mounted read-only at `/item`;
+//! - `items/<family>/family.toml` + `rows.jsonl` — a [`family::Family`] of
+//!   items, one per row;
 //! - `registry.lock` — the sha256 of every file above and one digest over them all.
 
 pub mod build;
+pub mod family;
 pub mod item;
 pub mod lock;
 pub mod maintain;
+pub mod sphyr;
 
 pub use item::{Counterexample, Item, ItemKind, Metadata, PayloadMode};
 pub use lock::Lock;
@@ -89,21 +93,35 @@ impl Registry {
             ModuleIndex::new()
         };
         let mut items = BTreeMap::new();
-        for path in lock::files_under(root, "items")? {
-            if path.file_name().is_some_and(|n| n == ITEM_FILE)
-                && path
-                    .parent()
-                    .and_then(Path::file_name)
-                    .is_some_and(|n| n != INSTANCE_DIR)
+        let mut add = |item: Item, file: &dyn fmt::Display| {
+            if let Some(module) = &item.module
+                && !modules.contains_key(module)
             {
+                return Err(RegistryError(format!(
+                    "{file}: field `module`: no module `{module}` in {MODULES_FILE}"
+                )));
+            }
+            let id = item.id.clone();
+            if items.insert(id.clone(), item).is_some() {
+                return Err(RegistryError(format!(
+                    "{file}: item `{id}` is defined twice (an item.toml and a family row, or two rows)"
+                )));
+            }
+            Ok(())
+        };
+        for path in lock::files_under(root, "items")? {
+            let Some(dir) = path.parent() else { continue };
+            if dir.file_name().is_some_and(|n| n == INSTANCE_DIR) {
+                continue;
+            }
+            let expected = dir
+                .strip_prefix(root.join("items"))
+                .expect("listed under items/")
+                .to_string_lossy()
+                .replace('\\', "/");
+            let file = path.display();
+            if path.file_name().is_some_and(|n| n == ITEM_FILE) {
                 let item: Item = read_toml(&path)?;
-                let file = path.display();
-                let dir = path.parent().expect("item.toml has a parent");
-                let expected = dir
-                    .strip_prefix(root.join("items"))
-                    .expect("listed under items/")
-                    .to_string_lossy()
-                    .replace('\\', "/");
                 if item.id != expected {
                     return Err(RegistryError(format!(
                         "{file}: field `id` is `{}` but the item lives in items/{expected}",
@@ -112,14 +130,12 @@ impl Registry {
                 }
                 item.check()
                     .map_err(|e| RegistryError(format!("{file}: {e}")))?;
-                if let Some(module) = &item.module
-                    && !modules.contains_key(module)
-                {
-                    return Err(RegistryError(format!(
-                        "{file}: field `module`: no module `{module}` in {MODULES_FILE}"
-                    )));
+                add(item, &file)?;
+            } else if path.file_name().is_some_and(|n| n == family::FAMILY_FILE) {
+                let family = family::Family::read(dir, &expected)?;
+                for item in family.items(dir)? {
+                    add(item, &dir.join(family::ROWS_FILE).display())?;
                 }
-                items.insert(item.id.clone(), item);
             }
         }
         Ok(Registry {
