@@ -7,8 +7,9 @@ Writes examples/responses.jsonl and examples/judgments.jsonl: four samples per
 registry item, built deterministically from each item's reference witness and
 counterexamples, so that `verigate grade` (no arguments) exercises every path:
 accepted and rejected constructions, each extraction failure, gated proofs,
-missing and unparsable judgments. The responses are stand-ins for model
-output; the judgments stand in for a proof judge's verdicts. Hand-written
+missing and unparsable judgments; for SPhyR rows (item families), an exact
+grid, one masked cell wrong, a code-fenced grid and a missing last row. The
+responses are stand-ins for model output; the judgments stand in for a proof judge's verdicts. Hand-written
 response lines in examples/extra/*.jsonl (realistic answers: partial,
 malformed, wrapped in prose) are appended as they are.
 """
@@ -90,16 +91,65 @@ def raw_samples(index, item):
     return [(payloads[s % len(payloads)], None) for s in range(SAMPLES)]
 
 
+def field_text(value):
+    """A row field as a payload, as the registry renders witnesses: a grid of
+    cells is one line per row, cells separated by spaces; a string is itself."""
+    if isinstance(value, list) and all(isinstance(r, list) for r in value):
+        return "\n".join(" ".join(str(c) for c in row) for row in value)
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+
+
+def family_items(path):
+    """The items of an item family (family.toml + rows.jsonl), with their row."""
+    family = tomllib.loads(path.read_text())
+    witnesses = family["witnesses"]
+    for line in (path.parent / "rows.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        reference = field_text(row[witnesses["reference"]])
+        wrong = [field_text(row[c["field"]]) for c in witnesses.get("counterexample", [])]
+        yield {
+            "id": f"{family['family']}/{row[family['key']]}",
+            "metadata": family["metadata"],
+            "reference": reference,
+            "counterexample": [{"payload": w} for w in wrong if w != reference],
+            "row": row,
+        }
+
+
+def sphyr_samples(index, item):
+    """Realistic SPhyR outputs: exact, one masked cell wrong, wrapped in a code
+    fence (the card's scorer then misaligns every row), and a missing last row
+    (zipped away: faithful exact match, strict rejection)."""
+    row = item["row"]
+    masked = [(r, c) for r, line in enumerate(row["input_grid"]) for c, cell in enumerate(line) if cell == "V"]
+    wrong = [list(line) for line in row["ground_truth"]]
+    if masked:
+        r, c = masked[index % len(masked)]
+        flip = {"0": "1", "1": "0"}
+        wrong[r][c] = flip.get(wrong[r][c], "0.5" if wrong[r][c] != "0.5" else "0.0")
+    reference = item["reference"]
+    samples = [
+        reference,
+        field_text(wrong),
+        f"```\n{reference}\n```",
+        "\n".join(reference.splitlines()[:-1]),
+    ]
+    return [(text, None) for text in samples]
+
+
 def main():
     items = sorted(
-        (tomllib.loads(p.read_text()) for p in ITEMS.glob("**/item.toml")),
+        [tomllib.loads(p.read_text()) for p in ITEMS.glob("**/item.toml")]
+        + [item for p in ITEMS.glob("**/family.toml") for item in family_items(p)],
         key=lambda item: item["id"],
     )
     responses, judgments = [], []
     counters = {}
     for item in items:
         meta = item["metadata"]
-        if meta["benchmark"] != "combench":
+        if meta["benchmark"] == "sphyr":
+            make = sphyr_samples
+        elif meta["benchmark"] != "combench":
             make = raw_samples
         elif meta["type"] == "analysis":
             make = analysis_samples
