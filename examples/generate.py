@@ -86,9 +86,14 @@ def analysis_samples(index, item):
 
 
 def raw_samples(index, item):
-    """(response, judgment) for each sample of a non-ComBench item: raw payloads."""
-    payloads = [item["reference"]] + [c["payload"] for c in item.get("counterexample", [])]
-    return [(payloads[s % len(payloads)], None) for s in range(SAMPLES)]
+    """(response, judgment) for each sample of a non-ComBench item: raw payloads, the reference
+    first, then counterexamples starting at a different one for each item (so that a benchmark's
+    items together show all of them)."""
+    wrong = [c["payload"] for c in item.get("counterexample", [])]
+    if not wrong:
+        return [(item["reference"], None)] * SAMPLES
+    return [(item["reference"], None)] + [(wrong[(index + s) % len(wrong)], None)
+                                          for s in range(SAMPLES - 1)]
 
 
 def field_text(value):

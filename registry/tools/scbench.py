@@ -13,9 +13,10 @@ Usage: python3 registry/tools/scbench.py   (rewrites registry/items/scbench/q9/<
 
 import json
 import random
-import shutil
 import sys
 from pathlib import Path
+
+from itemfiles import write_item
 
 ROOT = Path(__file__).resolve().parents[2]
 ITEMS = ROOT / "registry" / "items" / "scbench"
@@ -195,25 +196,6 @@ def hamiltonian_cycle(size, blocked, seeds=200, max_nodes=3000):
     return None
 
 
-def toml_str(s):
-    return json.dumps(s, ensure_ascii=False)
-
-
-def write_item(item_id, module, reference, counterexamples, metadata, instance):
-    d = ITEMS / item_id.split("/", 1)[1]
-    if d.exists():
-        shutil.rmtree(d)
-    (d / "instance").mkdir(parents=True)
-    (d / "instance" / "instance.json").write_text(json.dumps(instance, separators=(",", ":")) + "\n")
-    lines = [f"id = {toml_str(item_id)}", f"module = {toml_str(module)}", 'payload = "raw"',
-             f"reference = {toml_str(reference)}", "", "[limits]", "fuel = 50_000_000",
-             "memory_bytes = 33_554_432", "timeout_ms = 2_000", "", "[metadata]"]
-    lines += [f"{k} = {toml_str(v)}" for k, v in metadata.items()]
-    for payload, why in counterexamples:
-        lines += ["", "[[counterexample]]", f"payload = {toml_str(payload)}", f"why = {toml_str(why)}"]
-    (d / "item.toml").write_text("\n".join(lines) + "\n")
-
-
 def steps_answer(cells):
     return json.dumps({"steps": [{"xy": [x, y]} for x, y in cells]}, separators=(",", ":"))
 
@@ -236,7 +218,7 @@ def q9():
         if blocked:
             counter.append((steps_answer(cycle[:1] + [min(blocked)] + cycle[2:]), "visits a blocked cell"))
         write_item(
-            f"scbench/q9/{sp}", "scbench-q9-hamiltonian-loop", steps_answer(cycle), counter,
+            ITEMS, f"scbench/q9/{sp}", "scbench-q9-hamiltonian-loop", steps_answer(cycle), counter,
             {"benchmark": "scbench", "type": "construction", "category": "constructive",
              "source": f"SCBench Q9 Hamiltonian Loop, subpass {sp}: {SOURCE_REPO} 9.py (index id 53491383584)",
              "problem": f"Hamiltonian loop on a {size}x{size} grid with {len(blocked)} blocked cells",

@@ -2,7 +2,9 @@
 //! `wasm32-wasip1` reproducibly and freeze them into the registry.
 
 use super::lock::Lock;
-use super::{MODULES_FILE, ModuleEntry, ModuleIndex, RegistryError, module_path, read_toml};
+use super::{
+    LOCK_FILE, MODULES_FILE, ModuleEntry, ModuleIndex, RegistryError, module_path, read_toml,
+};
 use crate::python::{PYTHON_RUNTIME_DIR, PythonRuntime, wrap};
 use crate::verifier::sha256_hex;
 use std::collections::BTreeMap;
@@ -68,29 +70,34 @@ pub fn build_modules(
         flags.push(format!("--remap-path-prefix={}=/cargo", home.display()));
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let mut command = Command::new(cargo);
-    command
-        .current_dir(&repo)
-        .args([
-            "build",
-            "--locked",
-            "--profile",
-            GUEST_PROFILE,
-            "--target",
-            TARGET,
-        ])
-        .arg("--target-dir")
-        .arg(target_dir)
-        .env_remove("RUSTFLAGS")
-        .env("CARGO_ENCODED_RUSTFLAGS", flags.join("\u{1f}"));
+    // One cargo invocation per crate: features of shared dependencies are
+    // unified within an invocation, so building them together would make
+    // each module's bytes depend on its siblings' dependencies (adding a
+    // verifier would change every other module).
     for name in &crates {
-        command.args(["--package", name]);
-    }
-    let status = command.status().map_err(|e| err("cannot run cargo", e))?;
-    if !status.success() {
-        return Err(RegistryError(format!(
-            "building {GUEST_WORKSPACE}/ failed ({status})"
-        )));
+        let status = Command::new(&cargo)
+            .current_dir(&repo)
+            .args([
+                "build",
+                "--locked",
+                "--profile",
+                GUEST_PROFILE,
+                "--target",
+                TARGET,
+                "--package",
+                name,
+            ])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .env_remove("RUSTFLAGS")
+            .env("CARGO_ENCODED_RUSTFLAGS", flags.join("\u{1f}"))
+            .status()
+            .map_err(|e| err("cannot run cargo", e))?;
+        if !status.success() {
+            return Err(RegistryError(format!(
+                "building {GUEST_WORKSPACE}/{name} failed ({status})"
+            )));
+        }
     }
     let out = target_dir.join(TARGET).join(GUEST_PROFILE);
     crates
@@ -161,15 +168,27 @@ pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>,
     Ok(report)
 }
 
-/// The Python verifiers of `index` wrapped again from their scripts, or none
-/// (with a warning) when the Python runner has not been built.
+/// The Python verifiers of `index` whose script changed since the lock was
+/// written (or whose module is missing), wrapped again; none (with a
+/// warning) when the Python runner has not been built. An unchanged script
+/// keeps its committed module: wrapping on another machine gives a few other
+/// bytes (host file metadata in CPython's heap) for the same verifier.
 fn rewrap_python(
     repo_root: &Path,
     registry_root: &Path,
     index: &ModuleIndex,
 ) -> Result<Vec<(String, Vec<u8>, ModuleEntry)>, RegistryError> {
+    let locked = Lock::read(&registry_root.join(LOCK_FILE)).ok();
+    let unchanged = |entry: &ModuleEntry, script: &str| -> bool {
+        let Some(lock) = &locked else { return false };
+        let hash_of = |path: &Path| std::fs::read(path).ok().map(|b| sha256_hex(&b));
+        module_path(registry_root, &entry.sha256).exists()
+            && lock.files.get(script) == hash_of(&registry_root.join(script)).as_ref()
+    };
     let scripts: Vec<_> = (index.iter())
-        .filter_map(|(name, entry)| Some((name, entry.python.as_deref()?)))
+        .filter_map(|(name, entry)| Some((name, entry, entry.python.as_deref()?)))
+        .filter(|(_, entry, script)| !unchanged(entry, script))
+        .map(|(name, _, script)| (name, script))
         .collect();
     let runtime_dir = repo_root.join(PYTHON_RUNTIME_DIR);
     let Ok(runner) = std::fs::read(runtime_dir.join("runner.wasm")) else {
