@@ -164,6 +164,12 @@ impl Parser {
         token
     }
 
+    /// A number literal's value, noting whether it was a decimal.
+    fn literal(&mut self, value: BigRational, decimal: bool) -> Q2 {
+        self.decimal |= decimal;
+        Q2::rational(value)
+    }
+
     fn expr(&mut self) -> Result<Q2, String> {
         let mut value = self.term()?;
         loop {
@@ -206,10 +212,7 @@ impl Parser {
         match self.next() {
             Some(Token::Minus) => Ok(-self.factor()?),
             Some(Token::Plus) => self.factor(),
-            Some(Token::Number { value, decimal }) => {
-                self.decimal |= decimal;
-                Ok(Q2::rational(value))
-            }
+            Some(Token::Number { value, decimal }) => Ok(self.literal(value, decimal)),
             Some(Token::Open(open)) => self.bracketed(open),
             Some(Token::Frac) => {
                 let (numerator, denominator) = match self.peek() {
@@ -247,10 +250,7 @@ impl Parser {
     fn argument(&mut self) -> Result<Q2, String> {
         match self.next() {
             Some(Token::Open(open)) => self.bracketed(open),
-            Some(Token::Number { value, decimal }) => {
-                self.decimal |= decimal;
-                Ok(Q2::rational(value))
-            }
+            Some(Token::Number { value, decimal }) => Ok(self.literal(value, decimal)),
             Some(token) => Err(format!(
                 "expected `{{` after \\frac or \\sqrt, found {token:?}"
             )),
