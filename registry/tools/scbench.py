@@ -6,11 +6,14 @@ Source: ashleyharris-maptek-com-au/SpatialCompetenceBenchmark (the paper's "SCBe
   grid strings parsed as `_parse_grid_to_blocked` does: top text line = highest y).
   Q56 Shikaku Rectangles: `56.py` over `data/vgb/shikaku_curated.jsonl` (6 rows, commit 2b50104),
   whose `id`, `ground_truth` and `puzzle` are copied in registry/tools/data/scbench/shikaku_curated.jsonl.
+  Q51 Topology Enumeration: `51.py` over `data/vgb/topology_enumeration_curated.jsonl` (10 rows,
+  commit 60e6f99); Q53 Classify Behaviour: `53.py` over `topology_edge_classify_curated.jsonl`
+  (13 rows, commit 99712ef). Their prompts are the dataset's, rebuilt from the same templates.
 
 Q9's reference witnesses are produced by the small deterministic solver below; Q56's are the
 dataset's ground truth. The items are reproducible without the repository.
 
-Usage: python3 registry/tools/scbench.py   (rewrites registry/items/scbench/q9/* and q56/*)
+Usage: python3 registry/tools/scbench.py   (rewrites registry/items/scbench/q{9,51,53,56}/*)
 """
 
 import json
@@ -276,6 +279,93 @@ def q56():
         print(f"q56/{sp}: {w}x{h}, {len(truth)} rectangles")
 
 
+def vgb_rows(name):
+    return [json.loads(line) for line in (ROOT / "registry/tools/data/scbench" / name).read_text().splitlines()]
+
+
+def vgb_item(q, sp, module, title, row, answer, counter, problem, prompt, instance):
+    write_item(
+        ITEMS, f"scbench/q{q}/{sp}", module, answer, counter,
+        {"benchmark": "scbench", "type": "construction", "category": "axiomatic",
+         "source": f"SCBench Q{q} {title}, subpass {sp}: {SOURCE_REPO} {q}.py, data/vgb row {sp} "
+                   f"(id {row['id']})",
+         "problem": problem, "construction_instruction": prompt},
+        instance)
+
+
+ENUMERATION_PROMPT = """You are given a unit square with corners ordered ({order}). Each corner is labeled \
+from {{0, 1, 2...}}. Boundaries inside may be any continuous curves; only corner labels are observed.
+
+Assume exactly {n} distinct classes occur anywhere in or on the square.
+
+List all corner-label configurations (4-tuples, in the order above) that are sufficient to guarantee \
+that {goal}. Canonicalisation: relabel by first occurrence (scan left-to-right; first new label -> 0, \
+next -> 1, ...). Treat any label renamings as identical; list each equivalence class once.
+
+Strict output: a Python-style list of 4-tuples only."""
+
+
+def q51():
+    for sp, row in enumerate(vgb_rows("topology_enumeration_curated.jsonl")):
+        truth, args = row["ground_truth"], row["datagen_args"]
+        n = args["n_classes"]
+        goal = ("2 distinct classes meet somewhere inside the square" if n == 2
+                else "3 distinct classes meet at some point strictly inside the square")
+        prompt = ENUMERATION_PROMPT.format(order=", ".join(args["corner_order"]), n=n, goal=goal)
+        answer = lambda configs: json.dumps({"configs": configs}, separators=(",", ":"))  # noqa: E731
+        shifted = [[2 * x for x in t] for t in truth]
+        counter = [
+            (answer(truth[1:]), "one configuration left out"),
+            (answer(truth[:-1] + [truth[0]]), "one configuration listed twice instead of another"),
+            (answer(shifted), "the right configurations with other label values"),
+            (answer(truth[:-1] + [[0, 0, 0, 0]]), "a constant square instead of a configuration"),
+            ("{'configs': [[0, 0, 0, 0]], 'reasoning': ''}", "the schema-minimal 'always wrong' answer"),
+        ]
+        vgb_item(51, sp, "scbench-q51-topology-enumeration", "Topology Enumeration (VGB1)", row,
+                 answer(truth), counter, f"Corner configurations guaranteeing {goal} ({n} classes)",
+                 prompt + "\n\nAnswer with JSON {\"configs\": [[a, b, c, d], ...]}.",
+                 {"ground_truth": truth, "n_classes": n, "corner_order": args["corner_order"]})
+        print(f"q51/{sp}: {n} classes, {len(truth)} configurations")
+
+
+CLASSIFY_PROMPT = """Squares (each tuple lists the four corner labels; integers denote distinct classes):
+{squares}
+
+You are given unit squares with corners labelled in ({order}) order.
+
+Classify each square's topological behaviour (in the same order) as one of: 'known behaviour', \
+'three domains meeting', or 'ambiguous'.
+Definitions: 'known behaviour' = deterministic edge connections can be made; 'three domains meeting' = \
+deterministic edge connections where three distinct classes meet at a point; 'ambiguous' = multiple \
+valid topologies could exist.
+Return a list of exact label strings."""
+
+
+def q53():
+    for sp, row in enumerate(vgb_rows("topology_edge_classify_curated.jsonl")):
+        truth, order = row["ground_truth"], row["datagen_args"]["corner_order"]
+        squares = "\n".join("(" + ", ".join(str(c) for c in sq) + ")" for sq in row["squares"])
+        prompt = CLASSIFY_PROMPT.format(squares=squares, order=", ".join(f"'{c}'" for c in order))
+        answer = lambda labels: json.dumps({"labels": labels}, separators=(",", ":"))  # noqa: E731
+        other = {"known behaviour": "ambiguous", "ambiguous": "three domains meeting",
+                 "three domains meeting": "known behaviour"}
+        counter = [
+            (answer([other[truth[0]]] + truth[1:]), "the first square misclassified"),
+            (answer(truth[:-1]), "one label short"),
+            (answer([truth[0].capitalize()] + truth[1:]), "a label not written exactly"),
+            (answer(["known behaviour"] * len(truth)), "every square called 'known behaviour'")
+            if set(truth) != {"known behaviour"} else
+            (answer(["ambiguous"] * len(truth)), "every square called 'ambiguous'"),
+        ]
+        vgb_item(53, sp, "scbench-q53-classify-behaviour", "Classify Behaviour (VGB3)", row,
+                 answer(truth), counter, f"Classify the topological behaviour of {len(truth)} squares",
+                 prompt + "\n\nAnswer with JSON {\"labels\": [...]}.",
+                 {"ground_truth": truth, "squares": row["squares"], "corner_order": order})
+        print(f"q53/{sp}: {len(truth)} squares")
+
+
 if __name__ == "__main__":
     q9()
+    q51()
+    q53()
     q56()

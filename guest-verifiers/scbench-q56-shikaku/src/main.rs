@@ -71,43 +71,6 @@ fn python_int(v: &Value) -> std::result::Result<BigInt, String> {
     Err(format!("int() of a {}", v.type_name()))
 }
 
-/// The answer's list of boxes: `result['rectangles']` when it is a dict with a list there,
-/// else the value itself, else (free text) the last balanced `[...]`.
-fn boxes_value(text: &str) -> Option<Value> {
-    let answer = verigate_sdk::python::eval(text.trim()).unwrap_or_else(|_| Value::from(text));
-    if let Some(list) = answer
-        .as_dict()
-        .and_then(|d| d.get("rectangles"))
-        .filter(|r| r.as_list().is_some())
-    {
-        return Some(list.clone());
-    }
-    if answer.as_sequence().is_some() {
-        return Some(answer);
-    }
-    let source = answer.as_str()?;
-    last_bracketed(source).and_then(|s| verigate_sdk::python::eval(s).ok())
-}
-
-/// The last balanced `[...]` of `text` (scanning back from its last `]`).
-fn last_bracketed(text: &str) -> Option<&str> {
-    let end = text.rfind(']')?;
-    let mut depth = 0usize;
-    for (i, c) in text[..=end].char_indices().rev() {
-        match c {
-            ']' => depth += 1,
-            '[' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&text[i..=end]);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// Canonical boxes: 4 ints each, ≥ 0, right ≥ left, bottom ≥ top; sorted.
 fn canonical(list: &Value) -> std::result::Result<Vec<[i64; 4]>, String> {
     let Some(items) = list.as_sequence() else {
@@ -188,7 +151,7 @@ fn tiling_problem(puzzle: &Puzzle, boxes: &[[i64; 4]]) -> Option<String> {
 }
 
 fn grade(instance: &Instance, text: &str) -> Verdict {
-    let Some(list) = boxes_value(text) else {
+    let Some(list) = verigate_sdk::python::answer_list(text, "rectangles") else {
         return Verdict::fail("no list of rectangles could be parsed from the answer");
     };
     let boxes = match canonical(&list) {

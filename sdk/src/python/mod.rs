@@ -62,6 +62,7 @@
 //! CPython's exact lexical rules (the full Python parsers are large and
 //! parse statements too).
 
+mod answer;
 mod builtins;
 mod error;
 mod interp;
@@ -71,6 +72,7 @@ mod ops;
 mod parser;
 mod value;
 
+pub use answer::answer_list;
 pub use error::{ErrorKind, EvalError, Location};
 pub use num_bigint::BigInt;
 pub use value::{Dict, Set, Value};
