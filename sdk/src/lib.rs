@@ -347,6 +347,14 @@ pub fn instance<T: DeserializeOwned>() -> Result<T> {
     item_json("instance.json")
 }
 
+/// Grades the payload (text) against the item's instance: `grade(&instance,
+/// payload)`, for verifiers whose item data is one `instance.json`:
+/// `verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));`
+pub fn grade_instance<I: DeserializeOwned, V>(grade: impl Fn(&I, &str) -> V) -> Result<V> {
+    let instance: I = instance()?;
+    Ok(grade(&instance, payload()?))
+}
+
 // ---------------------------------------------------------------------------
 // Verdicts
 // ---------------------------------------------------------------------------

@@ -13,9 +13,9 @@
 use std::collections::BTreeSet;
 
 use serde::Deserialize;
+use verigate_sdk::Verdict;
 use verigate_sdk::python::{BigInt, Value};
 use verigate_sdk::serde_json::json;
-use verigate_sdk::{Result, Verdict};
 
 #[derive(Deserialize)]
 struct Instance {
@@ -117,12 +117,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     verdict.with_details(details)
 }
 
-fn verify() -> Result<Verdict> {
-    let instance: Instance = verigate_sdk::instance()?;
-    Ok(grade(&instance, verigate_sdk::payload()?))
-}
-
-verigate_sdk::main!(verdict_json, verify);
+verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
 
 #[cfg(test)]
 mod tests {

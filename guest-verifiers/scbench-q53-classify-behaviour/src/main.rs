@@ -8,8 +8,8 @@
 //! is one of the three exact strings, and each equals the ground truth's.
 
 use serde::Deserialize;
+use verigate_sdk::Verdict;
 use verigate_sdk::serde_json::json;
-use verigate_sdk::{Result, Verdict};
 
 const LABELS: [&str; 3] = ["known behaviour", "three domains meeting", "ambiguous"];
 
@@ -48,12 +48,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     .with_details(details)
 }
 
-fn verify() -> Result<Verdict> {
-    let instance: Instance = verigate_sdk::instance()?;
-    Ok(grade(&instance, verigate_sdk::payload()?))
-}
-
-verigate_sdk::main!(verdict_json, verify);
+verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
 
 #[cfg(test)]
 mod tests {

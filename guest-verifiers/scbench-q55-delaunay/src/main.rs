@@ -18,9 +18,9 @@
 //! triangulation of the points has (2n − 2 − h, h points on the hull).
 
 use serde::Deserialize;
+use verigate_sdk::Verdict;
 use verigate_sdk::python::Value;
 use verigate_sdk::serde_json::json;
-use verigate_sdk::{Result, Verdict};
 
 #[derive(Deserialize)]
 struct Instance {
@@ -169,12 +169,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     verdict.with_details(details)
 }
 
-fn verify() -> Result<Verdict> {
-    let instance: Instance = verigate_sdk::instance()?;
-    Ok(grade(&instance, verigate_sdk::payload()?))
-}
-
-verigate_sdk::main!(verdict_json, verify);
+verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
 
 #[cfg(test)]
 mod tests {

@@ -15,9 +15,9 @@
 //! reported in `details.valid_tiling` so the corrected judgement is visible.
 
 use serde::Deserialize;
+use verigate_sdk::Verdict;
 use verigate_sdk::python::{BigInt, Value};
 use verigate_sdk::serde_json::json;
-use verigate_sdk::{Result, Verdict};
 
 #[derive(Deserialize)]
 struct Puzzle {
@@ -172,12 +172,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     verdict.with_details(details)
 }
 
-fn verify() -> Result<Verdict> {
-    let instance: Instance = verigate_sdk::instance()?;
-    Ok(grade(&instance, verigate_sdk::payload()?))
-}
-
-verigate_sdk::main!(verdict_json, verify);
+verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
 
 #[cfg(test)]
 mod tests {

@@ -21,9 +21,9 @@
 use std::collections::HashSet;
 
 use serde::Deserialize;
+use verigate_sdk::Verdict;
 use verigate_sdk::python::Value;
 use verigate_sdk::serde_json::json;
-use verigate_sdk::{Result, Verdict};
 
 #[derive(Deserialize)]
 struct Instance {
@@ -205,12 +205,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     Verdict::pass().with_details(json!({ "voxels": voxels.len() }))
 }
 
-fn verify() -> Result<Verdict> {
-    let instance: Instance = verigate_sdk::instance()?;
-    Ok(grade(&instance, verigate_sdk::payload()?))
-}
-
-verigate_sdk::main!(verdict_json, verify);
+verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
 
 #[cfg(test)]
 mod tests {

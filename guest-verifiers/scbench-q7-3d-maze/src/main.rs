@@ -19,8 +19,8 @@
 use std::collections::{HashSet, VecDeque};
 
 use serde::Deserialize;
+use verigate_sdk::Verdict;
 use verigate_sdk::serde_json::json;
-use verigate_sdk::{Result, Verdict};
 
 #[derive(Deserialize)]
 struct Instance {
@@ -247,12 +247,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     verdict.with_details(details)
 }
 
-fn verify() -> Result<Verdict> {
-    let instance: Instance = verigate_sdk::instance()?;
-    Ok(grade(&instance, verigate_sdk::payload()?))
-}
-
-verigate_sdk::main!(verdict_json, verify);
+verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
 
 #[cfg(test)]
 mod tests {
