@@ -2,6 +2,7 @@
 //! print the benchmark tables.
 
 use super::registry::RegistryArgs;
+use super::report::TableArgs;
 use super::{CacheArgs, bundled};
 use anyhow::{Context, bail};
 use clap::Args;
@@ -11,7 +12,6 @@ use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use verigate::grade::{GradeRecord, Grader, InputError, Judgments, Origin};
-use verigate::report::{Format, Report};
 
 /// The bundled example benchmark: the main job's input.
 pub const EXAMPLE_RESPONSES: &str = "examples/responses.jsonl";
@@ -37,9 +37,9 @@ pub struct GradeArgs {
     /// Worker threads [default: one per core].
     #[arg(long)]
     jobs: Option<usize>,
-    /// How to print the tables (on stderr).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    /// The tables (printed on stderr).
+    #[command(flatten)]
+    tables: TableArgs,
     #[command(flatten)]
     location: RegistryArgs,
     #[command(flatten)]
@@ -129,7 +129,7 @@ pub fn run(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let bar = progress(&responses)?;
-    let mut report = Report::default();
+    let mut report = args.tables.report();
     let (mut resumed, mut write_error) = (0, None);
     let mut grader = Grader {
         registry: &registry,
@@ -171,7 +171,7 @@ pub fn run(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     if unused > 0 {
         eprintln!("verigate: {unused} judgment(s) match no response");
     }
-    eprint!("\n{}", report.summary().render(args.format));
+    eprint!("\n{}", report.summary().render(args.tables.format));
     if bad_lines > 0 {
         eprintln!("verigate: {bad_lines} bad input line(s) skipped; every other line was graded");
         return Ok(ExitCode::from(super::EXIT_HOST_ERROR));

@@ -9,19 +9,42 @@ use std::process::ExitCode;
 use verigate::grade::GradeRecord;
 use verigate::report::{Format, Report};
 
+/// How the tables are computed and printed (`report` and `grade`).
+#[derive(Args)]
+pub struct TableArgs {
+    /// Output format of the tables.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// SCBench's per-task table: score every subtask on its own instead of applying
+    /// the paper harness's early-fail rules.
+    #[arg(long)]
+    pub no_early_fail: bool,
+}
+
+impl TableArgs {
+    /// An empty report computed as asked.
+    pub fn report(&self) -> Report {
+        let report = Report::default();
+        if self.no_early_fail {
+            report.without_harness_rules()
+        } else {
+            report
+        }
+    }
+}
+
 #[derive(Args)]
 pub struct ReportArgs {
     /// Results written by `verigate grade` (JSONL).
     results: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let file = File::open(&args.results)
         .with_context(|| format!("cannot open results {}", args.results.display()))?;
-    let mut report = Report::default();
+    let mut report = args.tables.report();
     let mut bad_lines = 0;
     for (line, record) in verigate::jsonl::read::<GradeRecord>(BufReader::new(file)) {
         match record {
@@ -32,7 +55,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    print!("{}", report.summary().render(args.format));
+    print!("{}", report.summary().render(args.tables.format));
     if bad_lines > 0 {
         eprintln!("verigate: {bad_lines} bad line(s) skipped");
         return Ok(ExitCode::from(super::EXIT_HOST_ERROR));

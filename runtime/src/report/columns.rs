@@ -43,11 +43,16 @@ const SPHYR: &[DetailColumn] = &[
     column("strict.score", "Strict", true),
 ];
 
+/// SCBench: where a task's original grader has a documented quirk, the verifier scores
+/// faithfully and reports the corrected judgement beside it.
+const SCBENCH: &[DetailColumn] = &[column("corrected.score", "Corrected", true)];
+
 /// The detail columns of `benchmark` (none for most).
 pub fn for_benchmark(benchmark: &str) -> &'static [DetailColumn] {
     match benchmark {
         "tangram" => TANGRAM,
         "sphyr" => SPHYR,
+        "scbench" => SCBENCH,
         _ => &[],
     }
 }

@@ -12,13 +12,16 @@
 //! Rows are grouped by problem type, by category and, where a benchmark's
 //! ids form several families (`scbench/q9/…`, `sphyr/<config>/…`), by family;
 //! benchmarks whose papers tabulate verifier details get those columns too
-//! (see [`for_benchmark`]).
+//! (see [`for_benchmark`]). SCBench also gets its paper's per-task table
+//! ([`ScbenchTable`]).
 
 mod columns;
 mod render;
+mod scbench;
 
 pub use columns::{DetailColumn, for_benchmark};
 pub use render::Format;
+pub use scbench::{ScbenchTable, TaskRow};
 
 use crate::grade::GradeRecord;
 use crate::registry::ItemKind;
@@ -32,6 +35,8 @@ pub struct Report {
     registry_digests: BTreeSet<String>,
     verigate_versions: BTreeSet<String>,
     duplicates: usize,
+    scbench: scbench::Scores,
+    without_harness_rules: bool,
 }
 
 #[derive(Default)]
@@ -59,6 +64,13 @@ struct ItemTally {
 }
 
 impl Report {
+    /// A report whose SCBench table scores every subtask on its own, without the
+    /// paper harness's early-fail rules (see [`ScbenchTable`]).
+    pub fn without_harness_rules(mut self) -> Self {
+        self.without_harness_rules = true;
+        self
+    }
+
     /// Adds one record. A second record of the same (id, sample) is counted
     /// as a duplicate and otherwise ignored.
     pub fn add(&mut self, record: &GradeRecord) {
@@ -88,6 +100,7 @@ impl Report {
             self.duplicates += 1;
             return;
         }
+        self.scbench.add(record);
         if let Some(details) = &record.details {
             for (column, tally) in columns.iter().zip(&mut item.details) {
                 if let Some(value) = column.read(details) {
@@ -131,6 +144,7 @@ impl Report {
             registry_digests: self.registry_digests.iter().cloned().collect(),
             verigate_versions: self.verigate_versions.iter().cloned().collect(),
             duplicates: self.duplicates,
+            scbench: self.scbench.table(!self.without_harness_rules),
         }
     }
 }
@@ -322,6 +336,9 @@ pub struct Summary {
     pub verigate_versions: Vec<String>,
     /// Records ignored because their (id, sample) came earlier.
     pub duplicates: usize,
+    /// SCBench's per-task table, when SCBench items were graded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scbench: Option<ScbenchTable>,
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Rendering a [`Summary`] as text, Markdown or JSON.
 
-use super::{BenchmarkSummary, DetailColumn, Metrics, Row, Summary, for_benchmark};
+use super::{BenchmarkSummary, DetailColumn, Metrics, Row, ScbenchTable, Summary, for_benchmark};
 use comfy_table::{CellAlignment, Table, presets};
 use std::fmt::Write;
 
@@ -49,6 +49,13 @@ impl Summary {
                     let _ = writeln!(out, "{table}\n");
                 }
             }
+            if let Some(scbench) = self
+                .scbench
+                .as_ref()
+                .filter(|_| bench.benchmark == "scbench")
+            {
+                let _ = writeln!(out, "{}", scbench.render(markdown));
+            }
             let _ = writeln!(out, "outcomes: {}", counts(&bench.outcomes));
             if bench.proof_judged {
                 let _ = writeln!(out, "proof scores: {}", counts(&bench.proof_status));
@@ -86,6 +93,49 @@ impl BenchmarkSummary {
         format!(
             "{}: {} items, {} samples, {k}",
             self.benchmark, m.items, m.samples
+        )
+    }
+}
+
+impl ScbenchTable {
+    /// The paper's Table 2 layout: task, N, accuracy (%) per run; and a line on the
+    /// harness rules.
+    fn render(&self, markdown: bool) -> String {
+        let mut header = vec!["Task".to_owned(), "N".to_owned()];
+        header.extend(self.runs.iter().map(|r| format!("{r}(%)")));
+        let mut table = Table::new();
+        table.load_preset(if markdown {
+            presets::ASCII_MARKDOWN
+        } else {
+            presets::NOTHING
+        });
+        table.set_header(header);
+        for row in &self.rows {
+            let mut cells = vec![row.task.clone(), row.subtasks.to_string()];
+            cells.extend(row.accuracy.iter().map(|&a| percent(Some(a))));
+            table.add_row(cells);
+        }
+        for column in table.column_iter_mut().skip(1) {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+        let overall = self.rows.last().expect("an Overall row");
+        let zeroed: u32 = overall.zeroed_by_harness.iter().sum();
+        let missing: u32 = overall.graded.iter().map(|&g| overall.subtasks - g).sum();
+        let mut notes = Vec::new();
+        if self.harness_rules {
+            notes.push(format!(
+                "paper harness rules applied (early fail; Interlocking Parts stops at its first zero): \
+                 {zeroed} non-zero subtask score(s) set to 0; --no-early-fail scores each subtask on its own"
+            ));
+        } else {
+            notes.push("each subtask scored on its own (--no-early-fail)".to_owned());
+        }
+        if missing > 0 {
+            notes.push(format!("{missing} subtask(s) without a result count 0"));
+        }
+        format!(
+            "SCBench per task (the paper's Table 2)\n{table}\n{}\n",
+            notes.join("; ")
         )
     }
 }
