@@ -4,14 +4,16 @@
     python3 examples/generate.py
 
 Writes examples/responses.jsonl and examples/judgments.jsonl: four samples per
-registry item, built deterministically from each item's reference witness and
+registry item (SCBench: see below), built deterministically from each item's reference witness and
 counterexamples, so that `verigate grade` (no arguments) exercises every path:
 accepted and rejected constructions, each extraction failure, gated proofs,
 missing and unparsable judgments; for SPhyR rows (item families), an exact
-grid, one masked cell wrong, a code-fenced grid and a missing last row. The
-responses are stand-ins for model output; the judgments stand in for a proof judge's verdicts. Hand-written
-response lines in examples/extra/*.jsonl (realistic answers: partial,
-malformed, wrapped in prose) are appended as they are.
+grid, one masked cell wrong, a code-fenced grid and a missing last row. These
+responses are stand-ins for model output; the judgments stand in for a proof
+judge's verdicts. SCBench items get their reference witness (sample
+"reference") and every real model answer the agreement fixtures hold for them
+(tests/fixtures/scbench/; sample = the paper run, e.g. "gpt-5.2 HR" for
+gpt-5.2-HighReasoning), so the per-task table shows real runs.
 """
 
 import json
@@ -104,6 +106,31 @@ def field_text(value):
     return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
 
 
+def run_name(model):
+    """A paper run's short name: claude-sonnet-4-5-HighReasoning -> "claude-sonnet-4-5 HR"."""
+    for long, short in [("-HighReasoning", " HR"), ("-Reasoning-Tools", " RT")]:
+        if model.endswith(long):
+            return model[: -len(long)] + short
+    return model
+
+
+def scbench_answers():
+    """Real answers from the SCBench agreement fixtures: item id -> [(run, answer)]."""
+    answers = {}
+    for path in sorted((ROOT / "tests" / "fixtures" / "scbench").glob("q*.jsonl")):
+        for line in path.read_text().splitlines():
+            f = json.loads(line)
+            if f["answer"].strip():
+                item = f"scbench/q{f['task']}/{f['subpass']}"
+                answers.setdefault(item, []).append((run_name(f["model"]), f["answer"]))
+    return answers
+
+
+def scbench_samples(item, real):
+    """(sample, response) pairs of an SCBench item: its reference and the real answers."""
+    return [("reference", item["reference"])] + sorted(real.get(item["id"], []))
+
+
 def family_items(path):
     """The items of an item family (family.toml + rows.jsonl), with their row."""
     family = tomllib.loads(path.read_text())
@@ -150,8 +177,13 @@ def main():
     )
     responses, judgments = [], []
     counters = {}
+    real = scbench_answers()
     for item in items:
         meta = item["metadata"]
+        if meta["benchmark"] == "scbench":
+            responses += [{"id": item["id"], "sample": sample, "response": response}
+                          for sample, response in scbench_samples(item, real)]
+            continue
         if meta["benchmark"] == "sphyr":
             make = sphyr_samples
         elif meta["benchmark"] != "combench":
@@ -166,8 +198,6 @@ def main():
             responses.append({"id": item["id"], "sample": sample, "response": response})
             if judgment is not None:
                 judgments.append({"id": item["id"], "sample": sample, **judgment})
-    for extra in sorted((ROOT / "examples" / "extra").glob("*.jsonl")):
-        responses.extend(json.loads(line) for line in extra.read_text().splitlines() if line.strip())
     for name, lines in [("responses.jsonl", responses), ("judgments.jsonl", judgments)]:
         text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
         (ROOT / "examples" / name).write_text(text)

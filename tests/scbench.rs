@@ -44,6 +44,8 @@ struct KnownDifference {
 #[derive(Default)]
 struct Tally {
     pairs: usize,
+    /// Pairs with a real answer (the others: the run stored no answer, scored 0).
+    answers: usize,
     exact: usize,
     within_tolerance: usize,
     known: usize,
@@ -55,7 +57,10 @@ fn verdicts_agree_with_the_scores_scbench_stored_for_real_model_answers() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("the fixture directory")
         .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.starts_with('q') && name.ends_with(".jsonl")
+        })
         .collect();
     files.sort();
     let registry = Registry::open(&repo_root().join("registry")).expect("the registry");
@@ -83,6 +88,7 @@ fn verdicts_agree_with_the_scores_scbench_stored_for_real_model_answers() {
             );
             let tally = tallies.entry(stored.task).or_default();
             tally.pairs += 1;
+            tally.answers += usize::from(!stored.answer.trim().is_empty());
             let who = format!("{at} ({} {id})", stored.model);
             if let Some(known) = &stored.known_difference {
                 tally.known += 1;
@@ -109,11 +115,11 @@ fn verdicts_agree_with_the_scores_scbench_stored_for_real_model_answers() {
             }
         }
     }
-    println!("task  pairs  exact  within-tolerance  documented-difference");
+    println!("task  pairs  answers  exact  within-tolerance  documented-difference");
     for (task, t) in &tallies {
         println!(
-            "Q{task:<4} {:>5}  {:>5}  {:>16}  {:>21}",
-            t.pairs, t.exact, t.within_tolerance, t.known
+            "Q{task:<4} {:>5}  {:>7}  {:>5}  {:>16}  {:>21}",
+            t.pairs, t.answers, t.exact, t.within_tolerance, t.known
         );
     }
     assert!(tallies.values().map(|t| t.pairs).sum::<usize>() >= 4);

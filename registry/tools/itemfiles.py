@@ -11,15 +11,19 @@ def toml_str(s):
 
 
 def write_item(items_root, item_id, module, reference, counterexamples, metadata, instance,
-               limits=DEFAULT_LIMITS):
-    """(Re)writes items_root/<id without its first segment>: item.toml and instance/instance.json."""
+               limits=DEFAULT_LIMITS, reference_score=None):
+    """(Re)writes items_root/<id without its first segment>: item.toml and instance/instance.json.
+    `reference_score`: for an item no known witness passes, the score its reference must reach."""
     d = items_root / item_id.split("/", 1)[1]
     if d.exists():
         shutil.rmtree(d)
     (d / "instance").mkdir(parents=True)
     (d / "instance" / "instance.json").write_text(json.dumps(instance, separators=(",", ":")) + "\n")
     lines = [f"id = {toml_str(item_id)}", f"module = {toml_str(module)}", 'payload = "raw"',
-             f"reference = {toml_str(reference)}", "", "[limits]"]
+             f"reference = {toml_str(reference)}"]
+    if reference_score is not None:
+        lines.append(f"reference_score = {reference_score!r}")
+    lines += ["", "[limits]"]
     lines += [f"{k} = {v:_}" for k, v in limits.items()]
     lines += ["", "[metadata]"]
     lines += [f"{k} = {toml_str(v)}" for k, v in metadata.items()]

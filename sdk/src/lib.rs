@@ -359,6 +359,9 @@ pub fn grade_instance<I: DeserializeOwned, V>(grade: impl Fn(&I, &str) -> V) -> 
 // Verdicts
 // ---------------------------------------------------------------------------
 
+/// How [`Verdict::raised`] ends its message.
+pub const RAISED: &str = "(the original grader raises here; its runner records 10000)";
+
 /// A verifier's conclusion: pass/fail, a score in [0, 1], an optional message
 /// and optional structured details.
 ///
@@ -408,6 +411,36 @@ impl Verdict {
             score: clamp_score(score),
             ..Verdict::fail(message)
         }
+    }
+
+    /// The verdict for a score in [0, 1]: a pass with `message` at full marks,
+    /// else a fail carrying the score (as [`Verdict::partial`]).
+    ///
+    /// ```
+    /// use verigate_sdk::Verdict;
+    /// assert!(Verdict::scored(1.0, "all cells").is_pass());
+    /// assert_eq!(Verdict::scored(0.25, "a quarter").score(), 0.25);
+    /// assert!(!Verdict::scored(0.0, "none").is_pass());
+    /// ```
+    pub fn scored(score: f64, message: impl Into<String>) -> Self {
+        if score >= 1.0 {
+            Verdict::pass().with_message(message)
+        } else {
+            Verdict::partial(score, message)
+        }
+    }
+
+    /// A fail where the original grader raises an exception instead of scoring
+    /// (SCBench's runner then records the sentinel score 10000): score 0, and a
+    /// message saying why and so.
+    ///
+    /// ```
+    /// use verigate_sdk::Verdict;
+    /// assert_eq!(Verdict::raised("KeyError: 'xy'").message(),
+    ///            Some("KeyError: 'xy' (the original grader raises here; its runner records 10000)"));
+    /// ```
+    pub fn raised(why: impl fmt::Display) -> Self {
+        Verdict::fail(format!("{why} {RAISED}"))
     }
 
     /// Replaces the message.
@@ -534,6 +567,48 @@ pub fn is_line_break(c: char) -> bool {
             | '\u{2028}'
             | '\u{2029}'
     )
+}
+
+/// Python's `str.isspace()` for one character: Unicode white space and the
+/// separators U+001C..U+001F, which Python counts too.
+pub fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `str.strip()`.
+///
+/// ```
+/// assert_eq!(verigate_sdk::py_strip("\u{1f} [1, 2]\n"), "[1, 2]");
+/// ```
+pub fn py_strip(s: &str) -> &str {
+    s.trim_matches(is_py_space)
+}
+
+/// Python's `str.splitlines()`: split at each [`is_line_break`], `\r\n` counting
+/// once; no empty last line after a final break.
+///
+/// ```
+/// assert_eq!(verigate_sdk::py_splitlines("a\r\nb\u{2028}c\n"), ["a", "b", "c"]);
+/// ```
+pub fn py_splitlines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if is_line_break(c) {
+            lines.push(&text[start..i]);
+            let mut end = i + c.len_utf8();
+            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
+                chars.next();
+                end += 1;
+            }
+            start = end;
+        }
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
 }
 
 /// `message` as one line: each line stripped, blank lines dropped, joined by ` | `,

@@ -149,7 +149,7 @@ fn walk(instance: &Instance, path: &[Value]) -> std::result::Result<(usize, usiz
 }
 
 fn grade(instance: &Instance, text: &str) -> Verdict {
-    let answer = verigate_sdk::python::eval(text.trim()).unwrap_or_else(|_| Value::from(text));
+    let answer = verigate_sdk::python::answer(text);
     let Some(path) = answer.as_dict().and_then(|d| d.get("path")) else {
         return Verdict::fail("No path in answer");
     };
@@ -160,9 +160,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         Ok(done) => done,
         Err(Stop::Zero(why)) => return Verdict::fail(why),
         Err(Stop::Raises(why)) => {
-            return Verdict::fail(format!(
-                "{why} (the original grader raises here; its runner records 10000)"
-            ));
+            return Verdict::raised(why);
         }
     };
     let cells: i64 = instance.size.iter().product();
@@ -180,12 +178,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         message.push_str(&format!(" (food not eaten: {uneaten})"));
     }
     let details = json!({ "visited": visited, "cells": denominator, "food_not_eaten": uneaten });
-    if score >= 1.0 {
-        Verdict::pass().with_message(message)
-    } else {
-        Verdict::partial(score, message)
-    }
-    .with_details(details)
+    Verdict::scored(score, message).with_details(details)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

@@ -12,10 +12,11 @@
 //! The ground truth was computed by scipy from the unrounded points, and for 10 of the 25
 //! curated rows it differs (by one edge flip, where four points are nearly cocircular) from
 //! the Delaunay triangulation of the three-decimal points the prompt shows, so a correct
-//! answer to the prompt as written can fail. `details.exact_delaunay` gives the corrected
-//! judgement, decided with exact integer predicates: every triangle non-degenerate and
-//! distinct, no point strictly inside any circumcircle, and as many triangles as a
-//! triangulation of the points has (2n − 2 − h, h points on the hull).
+//! answer to the prompt as written can fail. `details.exact_delaunay` (and
+//! `details.corrected`) gives the corrected judgement, decided with exact integer
+//! predicates: every triangle non-degenerate and distinct, no point strictly inside any
+//! circumcircle, and as many triangles as a triangulation of the points has (2n − 2 − h,
+//! h points on the hull).
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
@@ -149,6 +150,15 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         "missing": missing,
         "extra": extra,
         "exact_delaunay": exact,
+        "corrected": {
+            "pass": exact,
+            "score": if exact { 1.0 } else { 0.0 },
+            "message": if exact {
+                "the exact Delaunay triangulation of the points as shown"
+            } else {
+                "not the exact Delaunay triangulation of the points as shown"
+            },
+        },
     });
     let verdict = if answer == truth {
         Verdict::pass()

@@ -12,7 +12,7 @@
 //! boxes are sorted; each must lie inside the grid, cover no cell twice, and hold exactly
 //! one clue, equal to its area; every cell must be covered. Finally the sorted boxes must
 //! equal the stored solution: a different valid tiling fails (score 0) — reproduced, and
-//! reported in `details.valid_tiling` so the corrected judgement is visible.
+//! reported in `details.valid_tiling` (and `details.corrected`) so the corrected judgement is visible.
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
@@ -161,7 +161,16 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     let problem = tiling_problem(&instance.puzzle, &boxes);
     let mut truth = instance.ground_truth.clone();
     truth.sort_unstable();
-    let details = json!({ "valid_tiling": problem.is_none(), "boxes": boxes.len() });
+    let valid = problem.is_none();
+    let details = json!({
+        "valid_tiling": valid,
+        "boxes": boxes.len(),
+        "corrected": {
+            "pass": valid,
+            "score": if valid { 1.0 } else { 0.0 },
+            "message": problem.as_deref().unwrap_or("a valid tiling"),
+        },
+    });
     let verdict = match problem {
         Some(why) => Verdict::fail(why),
         None if boxes == truth => Verdict::pass(),

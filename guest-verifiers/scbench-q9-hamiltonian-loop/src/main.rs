@@ -28,7 +28,7 @@ struct Instance {
 /// A failure where the original grader raises (runner score 10000, "framework error").
 macro_rules! raises {
     ($($arg:tt)*) => {
-        fail!("{} (the original grader raises here; its runner records 10000)", format!($($arg)*))
+        fail!("{} {}", format!($($arg)*), verigate_sdk::RAISED)
     };
 }
 
@@ -81,7 +81,7 @@ fn verify() -> Result<Verdict> {
     let text = verigate_sdk::payload()?;
     // The replay in the original harness falls back to the raw string when the stored
     // answer is not a Python literal.
-    let answer = verigate_sdk::python::eval(text.trim()).unwrap_or_else(|_| Value::from(text));
+    let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
         fail!("empty answer");
     }

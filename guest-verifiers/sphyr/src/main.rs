@@ -32,52 +32,15 @@ struct Row {
     ground_truth: Vec<Vec<String>>,
 }
 
-/// Python's `str.isspace()`: Unicode `White_Space` plus the separators
-/// U+001C..U+001F, which Python also splits on.
-fn is_py_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `str.splitlines()`: splits on `\r\n` and each of Python's line
-/// boundaries; no empty last line for a trailing terminator.
-fn py_splitlines(text: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let boundary = matches!(
-            c,
-            '\n' | '\r'
-                | '\u{0b}'
-                | '\u{0c}'
-                | '\u{1c}'
-                | '\u{1d}'
-                | '\u{1e}'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        );
-        if boundary {
-            lines.push(&text[start..i]);
-            let mut end = i + c.len_utf8();
-            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
-                chars.next();
-                end += 1;
-            }
-            start = end;
-        }
-    }
-    if start < text.len() {
-        lines.push(&text[start..]);
-    }
-    lines
-}
-
 /// `[line.split() for line in text.splitlines()]`.
 fn parse_grid(text: &str) -> Vec<Vec<&str>> {
-    py_splitlines(text)
+    verigate_sdk::py_splitlines(text)
         .into_iter()
-        .map(|line| line.split(is_py_space).filter(|c| !c.is_empty()).collect())
+        .map(|line| {
+            line.split(verigate_sdk::is_py_space)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
         .collect()
 }
 
@@ -122,7 +85,7 @@ fn card_score(d_out: usize, d_in: usize) -> Option<(bool, f64)> {
 
 /// Why the answer's shape is wrong, if it is (strict mode).
 fn shape_error(text: &str, truth: &[Vec<String>]) -> Option<String> {
-    let lines = py_splitlines(text);
+    let lines = verigate_sdk::py_splitlines(text);
     let first = lines.iter().position(|l| !l.trim().is_empty());
     let last = lines.iter().rposition(|l| !l.trim().is_empty());
     let body = match (first, last) {
@@ -141,7 +104,10 @@ fn shape_error(text: &str, truth: &[Vec<String>]) -> Option<String> {
         ));
     }
     for (i, (line, want)) in body.iter().zip(truth).enumerate() {
-        let cells = line.split(is_py_space).filter(|c| !c.is_empty()).count();
+        let cells = line
+            .split(verigate_sdk::is_py_space)
+            .filter(|c| !c.is_empty())
+            .count();
         if cells != want.len() {
             return Some(format!(
                 "row {} has {cells} cells, expected {}",
@@ -292,8 +258,8 @@ mod tests {
 
     #[test]
     fn python_line_and_space_rules() {
-        assert_eq!(py_splitlines("a\r\nb\rc\n"), ["a", "b", "c"]);
-        assert_eq!(py_splitlines("a\n\nb"), ["a", "", "b"]);
+        assert_eq!(verigate_sdk::py_splitlines("a\r\nb\rc\n"), ["a", "b", "c"]);
+        assert_eq!(verigate_sdk::py_splitlines("a\n\nb"), ["a", "", "b"]);
         assert_eq!(parse_grid(" 1\t0\u{1f}1 \n"), [vec!["1", "0", "1"]]);
     }
 

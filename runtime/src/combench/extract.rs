@@ -85,10 +85,7 @@ pub struct Extraction {
     pub payload: Result<String, ExtractError>,
 }
 
-/// Python's `str.strip()`.
-fn strip(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
-}
+use verigate_sdk::py_strip as strip;
 
 /// Byte offsets of the lines of `text` whose stripped content is exactly `heading`.
 fn heading_lines(text: &str, heading: &str) -> Vec<(usize, usize)> {

@@ -170,6 +170,7 @@ impl Family {
             limits: self.limits,
             metadata: self.metadata.clone(),
             reference: Some(reference),
+            reference_score: None,
             counterexamples,
             row: Some(Arc::from(line.trim())),
         })

@@ -97,6 +97,11 @@ pub struct Item {
     /// A payload the verifier must accept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
+    /// For an item whose full marks no known witness reaches (a partial-credit task
+    /// whose best answer scores under 1): the score the reference must reach at
+    /// least, instead of passing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_score: Option<f64>,
     /// Payloads the verifier must reject.
     #[serde(
         default,
@@ -125,6 +130,13 @@ impl Item {
             return Err(format!(
                 "id `{}`: segments separated by `/` may hold only ASCII letters, digits, `-`, `_` and `.`",
                 self.id
+            ));
+        }
+        if let Some(score) = self.reference_score
+            && !(score > 0.0 && score < 1.0 && self.reference.is_some())
+        {
+            return Err(format!(
+                "field `reference_score`: {score} must be in (0, 1), beside a `reference`"
             ));
         }
         match (self.metadata.kind, &self.module, &self.reference) {

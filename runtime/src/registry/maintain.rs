@@ -64,8 +64,9 @@ pub struct VerifyReport {
     pub problems: Vec<Problem>,
 }
 
-/// Runs an item's reference witness (must pass) and counterexamples (must
-/// not), under the item's own limits and instance directory.
+/// Runs an item's reference witness (must pass, or reach its `reference_score`)
+/// and counterexamples (must not pass), under the item's own limits and instance
+/// directory.
 fn check_witnesses(
     sandbox: &Sandbox,
     verifier: &Verifier,
@@ -88,16 +89,26 @@ fn check_witnesses(
     let mut runs = 0;
     if let Some(reference) = &item.reference {
         runs += 1;
-        match run(reference) {
-            Ok(report) if report.passed => {}
-            Ok(report) => problems.push(problem(
+        match (run(reference), item.reference_score) {
+            (Ok(report), None) if report.passed => {}
+            (Ok(report), Some(least))
+                if matches!(report.outcome, Outcome::Pass | Outcome::Fail)
+                    && report.score >= least => {}
+            (Ok(report), Some(least)) => problems.push(problem(
+                &item.id,
+                format!(
+                    "reference witness scores {} ({}), under its reference_score {least}",
+                    report.score, report.outcome
+                ),
+            )),
+            (Ok(report), None) => problems.push(problem(
                 &item.id,
                 format!(
                     "reference witness does not pass: {} ({})",
                     report.outcome, report.message
                 ),
             )),
-            Err(e) => problems.push(problem(
+            (Err(e), _) => problems.push(problem(
                 &item.id,
                 format!("reference witness: host error: {e:#}"),
             )),

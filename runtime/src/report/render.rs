@@ -131,7 +131,10 @@ impl ScbenchTable {
             notes.push("each subtask scored on its own (--no-early-fail)".to_owned());
         }
         if missing > 0 {
-            notes.push(format!("{missing} subtask(s) without a result count 0"));
+            notes.push(format!(
+                "{missing} subtask(s) without a result count 0 (the rules apply only where \
+                 the results decide them)"
+            ));
         }
         format!(
             "SCBench per task (the paper's Table 2)\n{table}\n{}\n",

@@ -202,17 +202,22 @@ impl Scores {
 }
 
 /// (sum of scores, subtasks graded, scores the harness rule zeroed) of one task in one run;
-/// subtasks without a record count 0.
+/// subtasks without a result count 0. A rule applies only where the results decide it: early
+/// fail needs subtasks `0..k`, the stop at zero a zero before any missing subtask.
 fn task_total(task: &Task, scores: &BTreeMap<u32, f64>, harness_rules: bool) -> (f64, u32, u32) {
     let graded = scores.len() as u32;
-    let score = |s: u32| scores.get(&s).copied().unwrap_or(0.0);
     // The first subtask the rule zeroes, if any.
     let cut = match (harness_rules, task.harness) {
         (true, Harness::EarlyFail { k, threshold }) if task.subtasks > 1 => {
-            let first = (0..k).map(score).sum::<f64>() / f64::from(k);
-            (first < threshold).then_some(k)
+            let first: Option<Vec<f64>> = (0..k).map(|s| scores.get(&s).copied()).collect();
+            first
+                .filter(|f| f.iter().sum::<f64>() / f64::from(k) < threshold)
+                .map(|_| k)
         }
-        (true, Harness::StopAtZero) => (0..task.subtasks).find(|&s| score(s) <= 0.0).map(|s| s + 1),
+        (true, Harness::StopAtZero) => (0..task.subtasks)
+            .map_while(|s| scores.get(&s).map(|&v| (s, v)))
+            .find(|&(_, v)| v <= 0.0)
+            .map(|(s, _)| s + 1),
         _ => None,
     };
     let cut = cut.unwrap_or(u32::MAX);
@@ -298,9 +303,11 @@ mod tests {
         // Q9: mean of the first three; 1 + 0 + 0 = 1/3 < 0.5.
         let s = scores(&[(0, 1.0), (1, 0.0), (2, 0.0), (3, 1.0), (5, 1.0)]);
         assert_eq!(task_total(by_number(9), &s, true), (1.0, 5, 2));
-        // Q3: threshold 0.1; a missing subtask counts 0.
+        // Q3: threshold 0.1, over subtasks 0..3; without all three, the rule cannot decide.
+        let s = scores(&[(0, 0.1), (1, 0.0), (2, 0.0), (3, 1.0)]);
+        assert_eq!(task_total(by_number(3), &s, true), (0.1, 4, 1));
         let s = scores(&[(0, 0.2), (3, 1.0)]);
-        assert_eq!(task_total(by_number(3), &s, true), (0.2, 2, 1));
+        assert_eq!(task_total(by_number(3), &s, true), (1.2, 2, 0));
         // VisGeomBench tasks are graded independently.
         let s = scores(&[(0, 0.0), (1, 1.0)]);
         assert_eq!(task_total(by_number(51), &s, true), (1.0, 2, 0));
@@ -310,6 +317,9 @@ mod tests {
     fn interlocking_parts_stop_at_the_first_zero() {
         let s = scores(&[(0, 1.0), (1, 0.3), (2, 0.0), (3, 1.0), (4, 1.0)]);
         assert_eq!(task_total(by_number(29), &s, true), (1.3, 5, 2));
+        // A missing subtask before any zero: undecided, nothing is cut.
+        let s = scores(&[(0, 1.0), (2, 0.0), (3, 1.0)]);
+        assert_eq!(task_total(by_number(29), &s, true), (2.0, 3, 0));
     }
 
     #[test]

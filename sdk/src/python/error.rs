@@ -98,6 +98,12 @@ impl EvalError {
         &self.0.message
     }
 
+    /// The error as Python's traceback ends it, without the location:
+    /// `KeyError: 'z'`.
+    pub fn python_text(&self) -> String {
+        format!("{}: {}", self.0.kind.python_name(), self.0.message)
+    }
+
     /// Where the error was detected, when known.
     pub fn location(&self) -> Option<&Location> {
         self.0.location.as_ref()

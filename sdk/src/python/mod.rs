@@ -67,12 +67,13 @@ mod builtins;
 mod error;
 mod interp;
 mod lexer;
+pub mod literal;
 mod num;
 mod ops;
 mod parser;
 mod value;
 
-pub use answer::answer_list;
+pub use answer::{answer, answer_list, from_json};
 pub use error::{ErrorKind, EvalError, Location};
 pub use num_bigint::BigInt;
 pub use value::{Dict, Set, Value};
