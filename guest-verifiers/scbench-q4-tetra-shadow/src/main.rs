@@ -23,9 +23,10 @@
 //!    annulus ÷0.8, star ÷0.4, the others unchanged, each capped at 1; max 0; cap 1. This
 //!    reproduces the published scores; 4.py @ 0ac70f2 (the file the repository holds for that
 //!    commit) divides differently (subpass 1 ÷0.9, 11 ÷0.4, > 4 ÷0.6): `details.repository_score`
-//!    is that score. Under the runs' rule no cover reaches 1 on subpasses 14, 18 and 19 (corners
-//!    sharper than 60°; a tetrahedron's shadow is never narrower than 1/√2), so their items
-//!    carry a best-known `reference_score` instead of a passing reference.
+//!    is that score. Under the runs' rule no cover reaches 1 on subpasses 14 and 19: their 45°
+//!    corners are sharper than any corner of a tetrahedron's shadow (about 54.7°), so filling
+//!    them costs overhang or a gap; their items carry a best-known `reference_score` (0.999,
+//!    0.998) instead of a passing reference.
 //!
 //! Quirk reproduced: the intersection test runs on vertices from `_rotate_by_quaternion`,
 //! which is not a rotation (module `sat`), with a strict `<` that counts touching solids as

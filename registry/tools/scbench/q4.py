@@ -5,20 +5,30 @@ The 20 target shapes are built here as 4.py's reference SCAD has OpenSCAD build 
 circles, `$fn=5/6/8` polygons with a vertex on +x, OpenSCAD's exact-degree sine and cosine), as
 lists of convex pieces (counter-clockwise) in each item's `instance.json`.
 
-Reference witnesses: a seeded greedy cover by tetrahedra whose shadows are unit triangles (a
-tetrahedron on its base) or squares of side 1/√2 (a tetrahedron with two opposite edges
-horizontal), turned about z, each shadow inside the target dilated by 0.045 (the original's D
-ignores what lies within 0.05 of the covered part), each tetrahedron at its own height (so no two
-intersect, neither truly nor in the original's faulty test). The greedy runs on a Python model of
-the grader (shapely) and is cached in registry/tools/data/scbench/q4_witnesses.json (delete it to
-recompute with `pip install shapely`); every witness scores 1 on that model before
-post-processing is applied.
+Reference witnesses, each tetrahedron at its own height (so no two intersect, neither truly nor
+in the original's faulty test), cached in registry/tools/data/scbench/q4_witnesses.json (a
+subpass missing from it is recomputed, with `pip install shapely`; every cover is
+deterministic):
+* rectangles (subpasses 0, 2, 5, 7, 8): a grid of axis-aligned square shadows (side 1/√2);
+* triangle and hexagon (3, 4): the unit-triangle lattice, boundary copies pushed 0.03 outward;
+* curved targets and the star (1, 9, 11, 12, 13): a greedy cover by turned square and triangle
+  shadows inside the target grown by 0.045 (these full marks need the runs' renormalisation);
+* the other polygons (6, 10, 14-19): a greedy cover by the unit triangle, the square and the
+  edge-on triangle (an edge vertical: base 1, height 1/√2, two 54.74° corners, the sharpest
+  corner any shadow of the tetrahedron has), placed with a shadow edge along each boundary edge
+  (flush or up to 0.03 outside) or a shadow corner at each convex corner, each inside the target
+  grown by 0.048 (the original's D ignores what lies within 0.05 of the covered part, less the
+  0.001 minkowski); it covers the target and a 0.02 strip outside each edge (the result volume
+  must exceed the reference volume by its 1%), which is exact wherever the corners are at least
+  54.74° (the arrow's 53.13° tip included: its shadow may lie 0.067 outside the slanted edges).
+  The 45° corners of the right triangle (14) and of the chevron's arms (19) take one more
+  tetrahedron each, placed by Nelder-Mead to trade what it leaves of the corner uncovered against
+  half what it overhangs beyond the 0.05.
 
 The verdict post-processes as the paper runs did (their stored explanations; see the verifier's
-crate doc), which leaves eight subpasses without a known full-marks cover: targets with curved
-or sharper-than-60° boundaries, where some overhang lies beyond the 0.05 the difference volume
-ignores. Their items carry `reference_score`: the score of the witness here, measured with the
-verifier (`registry verify` checks that the witness still reaches it).
+crate doc): no division on the polygons, so subpasses 14 and 19 stay below 1 (a 45° corner is
+sharper than any shadow): their items carry `reference_score`, the witness's score measured
+with the verifier and floored (`registry verify` checks that the witness still reaches it).
 """
 
 import json
@@ -30,7 +40,7 @@ from openscad import circle, cos_deg, sin_deg
 WITNESSES = DATA / "q4_witnesses.json"
 
 # Subpass -> the witness's score under the paper runs' post-processing (below 1; floored).
-REFERENCE_SCORES = {6: 0.997, 10: 0.999, 14: 0.975, 15: 0.999, 16: 0.998, 17: 0.999, 18: 0.988, 19: 0.642}
+REFERENCE_SCORES = {14: 0.999, 19: 0.998}
 
 PROMPT = """
 Here is the points and faces of a regular tetrahedron with all sides equal 1, resting on the Z=0 plane and with an edge along the X=0 plane:
@@ -237,11 +247,11 @@ def pose(q, x, y, z):
     return {"x": x, "y": y, "z": z, "q0": q[0], "q1": q[1], "q2": q[2], "q3": q[3]}
 
 
-def shapes(extra=False):
-    """Candidate shadow shapes (quaternions); `extra` adds squares turned 15°, 45° and 75°."""
+def shapes():
+    """Candidate shadow shapes (quaternions) of the greedy cover."""
     out = []
     sq = square_quaternion()
-    for rot in (0.0, 15.0, 30.0, 45.0, 60.0, 75.0) if extra else (0.0, 30.0, 60.0):
+    for rot in (0.0, 30.0, 60.0):
         out.append(qmul(qz(rot), sq))
     for rot in (0.0, 30.0, 60.0, 90.0):
         out.append(qz(rot))
@@ -309,7 +319,7 @@ def lattice_cover(pieces):
     return out
 
 
-def greedy_cover(pieces, extra=False):
+def greedy_cover(pieces):
     """Greedy cover by turned square and triangle shadows inside the target grown by 0.045."""
     import numpy as np
     import shapely
@@ -324,7 +334,7 @@ def greedy_cover(pieces, extra=False):
     minx, miny, maxx, maxy = allowed.bounds
     geoms, meta = [], []
     step = 0.1
-    for q in shapes(extra):
+    for q in shapes():
         ring = np.array(MultiPoint(shadow_at(q)).convex_hull.exterior.coords)[:-1]
         lo, hi = ring.min(axis=0), ring.max(axis=0)
         xs = np.arange(minx - lo[0], maxx - hi[0] + 1e-9, step)
@@ -354,54 +364,356 @@ def greedy_cover(pieces, extra=False):
     return chosen
 
 
+def edge_on_quaternion():
+    """A turn about x that puts edge 2-3 vertical: the shadow is an isosceles triangle (base 1,
+    height 1/√2) with two 54.74° corners, the sharpest corner any shadow has."""
+    phi = math.atan2(-math.sqrt(3) / 3, math.sqrt(2 / 3))
+    return (math.cos(phi / 2), math.sin(phi / 2), 0.0, 0.0)
+
+
+def turned(q, deg):
+    """q turned by deg about z (normalised)."""
+    r = qmul(qz(deg), q)
+    n = math.sqrt(sum(c * c for c in r))
+    return tuple(c / n for c in r)
+
+
+def ccw_hull(pts):
+    from shapely.geometry import MultiPoint
+    from shapely.geometry.polygon import orient
+    return [tuple(p) for p in list(orient(MultiPoint(pts).convex_hull, 1.0).exterior.coords)[:-1]]
+
+
+def grown(pieces, d):
+    """The target grown by the square [-d, d]² (its convex pieces each grown)."""
+    from shapely.geometry import MultiPoint
+    from shapely.ops import unary_union
+    return unary_union([MultiPoint([(x + dx, y + dy) for x, y in p for dx in (-d, d) for dy in (-d, d)])
+                        .convex_hull for p in pieces])
+
+
+def boundary(pieces):
+    """The target's boundary edges (a, b), interior on the left, collinear points dropped."""
+    from shapely.geometry import Polygon
+    from shapely.geometry.polygon import orient
+    from shapely.ops import unary_union
+    t = unary_union([Polygon(p) for p in pieces])
+    out = []
+    for poly in getattr(t, "geoms", [t]):
+        poly = orient(poly, 1.0)
+        for ring in [poly.exterior, *poly.interiors]:
+            c = list(ring.coords)[:-1]
+            keep = [c[i] for i in range(len(c))
+                    if abs((c[i][0] - c[i - 1][0]) * (c[(i + 1) % len(c)][1] - c[i][1])
+                           - (c[i][1] - c[i - 1][1]) * (c[(i + 1) % len(c)][0] - c[i][0])) > 1e-12]
+            out.extend((keep[i], keep[(i + 1) % len(keep)]) for i in range(len(keep)))
+    return out
+
+
+def corners(pieces):
+    """Convex boundary corners: (b, unit vector along the next edge, unit vector back along the
+    previous edge, angle in degrees)."""
+    edges = boundary(pieces)
+    out = []
+    for a, b in edges:
+        c = next(e[1] for e in edges if e[0] == b)
+        f1 = unit((c[0] - b[0], c[1] - b[1]))
+        f2 = unit((a[0] - b[0], a[1] - b[1]))
+        if (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]) > 0:
+            out.append((b, f1, f2, math.degrees(math.acos(max(-1.0, min(1.0, f1[0] * f2[0] + f1[1] * f2[1]))))))
+    return out
+
+
+def unit(v):
+    n = math.hypot(v[0], v[1])
+    return (v[0] / n, v[1] / n)
+
+
+def direction(v):
+    return math.degrees(math.atan2(v[1], v[0]))
+
+
+def aligned_candidates(pieces, margin=0.048):
+    """Placements (q, x, y) of the triangle, square and edge-on shadows inside the target grown
+    by `margin`: one shadow edge along each boundary edge (flush or 0.015 / 0.03 outside, slid
+    along it in steps of 0.05 and flush with its ends), one shadow corner at each convex corner
+    (bisectors aligned, turned in steps of 2°, pushed out by up to 0.045), and a 0.12 grid of the
+    edge-aligned turns inside."""
+    import numpy as np
+    import shapely
+    from shapely.geometry import Polygon
+    allowed = grown(pieces, margin)
+    shapely.prepare(allowed)
+    bases = [(1.0, 0.0, 0.0, 0.0), square_quaternion(), edge_on_quaternion()]
+    edges = boundary(pieces)
+    ring = {}
+
+    def shade(q):
+        if q not in ring:
+            ring[q] = np.array(ccw_hull(shadow_at(q)))
+        return ring[q]
+
+    out, seen, turns = [], set(), set()
+
+    def add(q, x, y):
+        key = (q, round(x, 9), round(y, 9))
+        if key not in seen:
+            seen.add(key)
+            out.append(key)
+
+    for base in bases:
+        h0 = shade(base)
+        for k in range(len(h0)):
+            psi = direction(h0[(k + 1) % len(h0)] - h0[k])
+            for a, b in edges:
+                length = math.dist(a, b)
+                u = unit((b[0] - a[0], b[1] - a[1]))
+                n = (u[1], -u[0])
+                theta = round(direction(u) - psi, 9)
+                turns.add(theta % 360.0)
+                q = turned(base, theta)
+                h = shade(q)
+                m = max(range(len(h)), key=lambda m: np.dot(unit(h[(m + 1) % len(h)] - h[m]), u))
+                p, ell = h[m], math.dist(h[m], h[(m + 1) % len(h)])
+                end = max(length - ell, 0.0)
+                for s in [*np.arange(0.0, end + 1e-9, 0.05), end, -0.01, -0.02, -0.03, -0.045,
+                          end + 0.01, end + 0.02, end + 0.03, end + 0.045]:
+                    for d in (0.0, 0.015, 0.03):
+                        add(q, a[0] + s * u[0] + d * n[0] - p[0], a[1] + s * u[1] + d * n[1] - p[1])
+        for k in range(len(h0)):
+            v = h0[k]
+            e1, e2 = unit(h0[(k + 1) % len(h0)] - v), unit(h0[k - 1] - v)
+            beta = math.degrees(math.acos(max(-1.0, min(1.0, e1[0] * e2[0] + e1[1] * e2[1]))))
+            for b, f1, f2, alpha in corners(pieces):
+                if beta > alpha + 12:
+                    continue
+                bis = unit((f1[0] + f2[0], f1[1] + f2[1]))
+                half = max((alpha - beta) / 2, 0.0) + 3.0
+                for tw in sorted({0.0, *np.arange(-half, half + 1e-9, 2.0), (beta - alpha) / 2, (alpha - beta) / 2}):
+                    theta = round(direction(bis) - direction((e1[0] + e2[0], e1[1] + e2[1])) + tw, 9)
+                    q = turned(base, theta)
+                    h = shade(q)
+                    c, s_ = math.cos(math.radians(theta)), math.sin(math.radians(theta))
+                    vr = (v[0] * c - v[1] * s_, v[0] * s_ + v[1] * c)
+                    j = min(range(len(h)), key=lambda j: math.dist(h[j], vr))
+                    for push in (0.0, 0.01, 0.02, 0.03, 0.045):
+                        add(q, b[0] - push * bis[0] - h[j][0], b[1] - push * bis[1] - h[j][1])
+    minx, miny, maxx, maxy = allowed.bounds
+    for base in bases:
+        for theta in sorted(turns):
+            q = turned(base, theta)
+            h = shade(q)
+            lo, hi = h.min(axis=0), h.max(axis=0)
+            for x in np.arange(minx - lo[0], maxx - hi[0] + 1e-9, 0.12):
+                for y in np.arange(miny - lo[1], maxy - hi[1] + 1e-9, 0.12):
+                    add(q, float(x), float(y))
+    polys = np.array([Polygon(shade(q) + np.array([x, y])) for q, x, y in out])
+    ok = shapely.contains(allowed, polys)
+    return [m for m, k in zip(out, ok) if k], polys[ok]
+
+
+def goal_region(pieces):
+    """The target and a 0.02 strip outside each boundary edge (not around the corners): covering
+    it gives the result volume the 1% over the reference volume it needs."""
+    from shapely.geometry import Polygon
+    from shapely.ops import unary_union
+    strips = []
+    for a, b in boundary(pieces):
+        u = unit((b[0] - a[0], b[1] - a[1]))
+        n = (0.02 * u[1], -0.02 * u[0])
+        strips.append(Polygon([a, b, (b[0] + n[0], b[1] + n[1]), (a[0] + n[0], a[1] + n[1])]))
+    return unary_union([Polygon(p) for p in pieces] + strips)
+
+
+def placed_polygon(q, x, y):
+    from shapely.geometry import Polygon
+    return Polygon([(px + x, py + y) for px, py in ccw_hull(shadow_at(q))])
+
+
+def prune(pieces, placed, fixed=()):
+    """Drops (latest first) placements whose removal leaves what all of them cover of the goal
+    region covered."""
+    from shapely.ops import unary_union
+    polys = [placed_polygon(*m) for m in placed]
+    fixed_polys = [placed_polygon(*m) for m in fixed]
+    covered = goal_region(pieces).intersection(unary_union(polys + fixed_polys))
+    keep = list(range(len(placed)))
+    for k in reversed(range(len(placed))):
+        rest = unary_union([polys[j] for j in keep if j != k] + fixed_polys)
+        if covered.difference(rest).area < 1e-11:
+            keep.remove(k)
+    return [placed[k] for k in keep]
+
+
+def aligned_cover(pieces):
+    """Greedy cover of the goal region by the aligned placements, to an uncovered area below
+    1e-11 (exact for every corner of at least 54.74°), then pruned. Returns the placements and
+    what of the target they leave uncovered."""
+    import numpy as np
+    import shapely
+    from shapely.geometry import Polygon
+    from shapely.ops import unary_union
+    meta, geoms = aligned_candidates(pieces)
+    uncovered, chosen, idx = goal_region(pieces), [], np.arange(len(geoms))
+    while len(idx):
+        gains = shapely.area(shapely.intersection(geoms[idx], uncovered))
+        best = int(np.argmax(gains))
+        if gains[best] < 1e-11:
+            break
+        chosen.append(int(idx[best]))
+        uncovered = uncovered.difference(geoms[idx[best]])
+        keep = gains >= 1e-11
+        keep[best] = False
+        idx = idx[keep]
+    placed = prune(pieces, [meta[k] for k in chosen])
+    t = unary_union([Polygon(p) for p in pieces])
+    return placed, t.difference(unary_union([placed_polygon(*m) for m in placed]))
+
+
+def nelder_mead(f, x0, steps, iters):
+    """Plain Nelder-Mead (reflection 1, expansion 2, contraction and shrink ½)."""
+    pts = [list(x0)] + [[x + (s if i == j else 0.0) for j, x in enumerate(x0)] for i, s in enumerate(steps)]
+    vals = [f(p) for p in pts]
+    for _ in range(iters):
+        order = sorted(range(len(pts)), key=lambda i: vals[i])
+        pts, vals = [pts[i] for i in order], [vals[i] for i in order]
+        mid = [sum(p[j] for p in pts[:-1]) / (len(pts) - 1) for j in range(len(x0))]
+        ref = [m + (m - w) for m, w in zip(mid, pts[-1])]
+        fr = f(ref)
+        if fr < vals[0]:
+            exp = [m + 2 * (m - w) for m, w in zip(mid, pts[-1])]
+            fe = f(exp)
+            pts[-1], vals[-1] = (exp, fe) if fe < fr else (ref, fr)
+        elif fr < vals[-2]:
+            pts[-1], vals[-1] = ref, fr
+        else:
+            con = [m + 0.5 * (w - m) for m, w in zip(mid, pts[-1])]
+            fc = f(con)
+            if fc < vals[-1]:
+                pts[-1], vals[-1] = con, fc
+            else:
+                pts = [pts[0]] + [[a + 0.5 * (b - a) for a, b in zip(pts[0], p)] for p in pts[1:]]
+                vals = [vals[0]] + [f(p) for p in pts[1:]]
+    i = min(range(len(pts)), key=lambda i: vals[i])
+    return pts[i], vals[i]
+
+
+def rotvec_quaternion(v):
+    a = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+    if a == 0:
+        return (1.0, 0.0, 0.0, 0.0)
+    s = math.sin(a / 2) / a
+    return (math.cos(a / 2), v[0] * s, v[1] * s, v[2] * s)
+
+
+def quaternion_rotvec(q):
+    q = q if q[0] >= 0 else tuple(-c for c in q)
+    s = math.sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    a = 2 * math.atan2(s, q[0])
+    return [0.0, 0.0, 0.0] if s == 0 else [q[k] / s * a for k in (1, 2, 3)]
+
+
+def tip_cover(pieces, uncovered):
+    """One tetrahedron for each corner sharper than 54.74° (which no shadow fits): its pose
+    (rotation vector, x, y) minimises what it leaves of the corner's uncovered part plus half its
+    overhang beyond the 0.05 that the difference volume ignores (the score weighs an uncovered
+    area against an overhanging one as 1 : 0.5·0.1/0.101). Nelder-Mead from each triangle and
+    edge-on corner of at most 61° put at the corner and turned -6°..6°; best of these."""
+    from shapely.geometry import MultiPoint, box
+    allowed = grown(pieces, 0.05)
+    out = []
+    for b, f1, f2, alpha in corners(pieces):
+        if alpha >= 54.7:
+            continue
+        local = uncovered.intersection(box(b[0] - 1.2, b[1] - 1.2, b[0] + 1.2, b[1] + 1.2))
+        bis = unit((f1[0] + f2[0], f1[1] + f2[1]))
+
+        def cost(p):
+            pts = [(v[0], v[1]) for v in render(pose(rotvec_quaternion(p[:3]), p[3], p[4], 0.0))]
+            shade = MultiPoint(pts).convex_hull
+            inflated = MultiPoint([(x + dx, y + dy) for x, y in pts
+                                   for dx in (0, 0.001) for dy in (0, 0.001)]).convex_hull
+            return local.difference(shade).area + 0.5 * 0.1 / 0.101 * inflated.difference(allowed).area
+
+        best = None
+        for base in ((1.0, 0.0, 0.0, 0.0), edge_on_quaternion()):
+            h0 = ccw_hull(shadow_at(base))
+            for k in range(len(h0)):
+                v = h0[k]
+                e1, e2 = unit((h0[(k + 1) % len(h0)][0] - v[0], h0[(k + 1) % len(h0)][1] - v[1])), \
+                    unit((h0[k - 1][0] - v[0], h0[k - 1][1] - v[1]))
+                if math.degrees(math.acos(e1[0] * e2[0] + e1[1] * e2[1])) > 61:
+                    continue
+                for tw in (-6.0, -3.0, 0.0, 3.0, 6.0):
+                    theta = direction(bis) - direction((e1[0] + e2[0], e1[1] + e2[1])) + tw
+                    q = turned(base, theta)
+                    c, s = math.cos(math.radians(theta)), math.sin(math.radians(theta))
+                    p0 = quaternion_rotvec(q) + [b[0] - (v[0] * c - v[1] * s), b[1] - (v[0] * s + v[1] * c)]
+                    p, val = nelder_mead(cost, p0, [0.05, 0.05, 0.05, 0.02, 0.02], 400)
+                    if best is None or val < best[1]:
+                        best = (p, val)
+        p, val = nelder_mead(cost, best[0], [0.01, 0.01, 0.01, 0.005, 0.005], 1500)
+        out.append((rotvec_quaternion(p[:3]), round(p[3], 9), round(p[4], 9)))
+    return out
+
+
 def model_score(tets, pieces, sp):
-    """The grader's score on the shapely model (see the verifier's shadow module)."""
+    """The verifier's score on a shapely model of its volumes (module `shadow`), with the paper
+    runs' post-processing: (raw score, score)."""
     from shapely.geometry import MultiPoint, Polygon
     from shapely.ops import unary_union
     a = 0.001
 
     def dil(pts, lo, hi):
         return MultiPoint([(x + dx, y + dy) for x, y in pts for dx in (lo, hi) for dy in (lo, hi)]).convex_hull
-    hulls = [dil([(p[0], p[1]) for p in render(t)], 0, a) for t in tets]
-    s, t = unary_union(hulls), unary_union([Polygon(p) for p in pieces])
-    tinf = unary_union([dil(p, 0, a) for p in pieces])
-    inter = [h.intersection(Polygon(p)) for h in hulls for p in pieces]
-    inter = [g for g in inter if g.geom_type == "Polygon" and g.area > 0]
-    i_inf = unary_union([dil(list(g.exterior.coords), 0, a) for g in inter])
-    dilated = unary_union([dil(list(g.exterior.coords), -0.05, 0.05) for g in inter])
-    r, ref, i = 0.1 * s.area, (0.1 + a) * tinf.area, (0.1 + a) * i_inf.area
-    d = 0.1 * s.union(t).difference(dilated).area
-    score = min(i / ref, r / ref) - 0.5 * d / ref
-    if sp == 1:
-        score = min(1, score / 0.9)
-    elif sp == 11:
-        score = min(1, score / 0.4)
-    elif sp > 4:
-        score = min(1, score / 0.6)
-    return max(0, min(1, score))
+
+    def minkowski(g, lo, hi):
+        parts = [g]
+        for poly in getattr(g, "geoms", [g]):
+            if poly.geom_type == "Polygon":
+                for ring in [poly.exterior, *poly.interiors]:
+                    c = list(ring.coords)
+                    parts.extend(dil([p, q], lo, hi) for p, q in zip(c, c[1:]))
+        return unary_union(parts)
+    s = unary_union([dil([(p[0], p[1]) for p in render(t)], 0, a) for t in tets])
+    t = unary_union([Polygon(p) for p in pieces])
+    shared = s.intersection(t)
+    r, ref = 0.1 * s.area, (0.1 + a) * minkowski(t, 0, a).area
+    i = (0.1 + a) * minkowski(shared, 0, a).area
+    d = 0.1 * s.union(t).difference(minkowski(shared, -0.05, 0.05)).area
+    raw = min(i / ref, r / ref) - 0.5 * d / ref
+    score = 1.0 if abs(raw - 1) < 1e-9 else raw
+    score = min(1.0, score / {1: 0.9, 12: 0.9, 13: 0.9, 9: 0.8, 11: 0.4}.get(sp, 1.0))
+    return raw, max(0.0, score)
 
 
 def witnesses():
-    if WITNESSES.exists():
-        return json.loads(WITNESSES.read_text())
-    out = {}
-    for sp, pieces in enumerate(targets()):
+    """The cached witnesses; a subpass missing from the cache is computed (and cached)."""
+    out = json.loads(WITNESSES.read_text()) if WITNESSES.exists() else {}
+    missing = [sp for sp in range(len(PARAMS)) if str(sp) not in out]
+    for sp in missing:
+        pieces = targets()[sp]
         if sp in (0, 2, 5, 7, 8):
             placed = rect_cover(pieces)
         elif sp in (3, 4):
             placed = lattice_cover(pieces)
+        elif sp in (1, 9, 11, 12, 13):
+            placed = greedy_cover(pieces)
         else:
-            # The chevron's arms run at 45°: squares turned 45° span them exactly.
-            placed = greedy_cover(pieces, extra=sp == 19)
+            placed, uncovered = aligned_cover(pieces)
+            tips = tip_cover(pieces, uncovered)
+            placed = prune(pieces, placed, tips) + tips
         tets = [pose(q, x, y, 2.0 * k) for k, (q, x, y) in enumerate(placed)]
         for i in range(len(tets)):
             for j in range(i + 1, len(tets)):
                 if buggy_intersect(tets[i], tets[j]):
                     raise RuntimeError(f"q4/{sp}: witness tetrahedra {i} and {j} fail the original's test")
-        score = model_score(tets, pieces, sp)
+        raw, score = model_score(tets, pieces, sp)
         out[str(sp)] = tets
-        print(f"q4/{sp}: {len(tets)} tetrahedra, model score {score:.6f}")
-    WITNESSES.write_text(json.dumps(out, separators=(",", ":")) + "\n")
+        print(f"q4/{sp}: {len(tets)} tetrahedra, model score {raw:.6f} raw, {score:.6f}")
+    if missing:
+        out = {str(sp): out[str(sp)] for sp in range(len(PARAMS))}
+        WITNESSES.write_text(json.dumps(out, separators=(",", ":")) + "\n")
     return out
 
 
