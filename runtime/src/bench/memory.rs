@@ -1,16 +1,18 @@
 //! Host memory while grading long inputs: the response stream is generated
-//! on the fly (the template lines over and over, each with a fresh sample
-//! number), graded as `verigate grade` grades it, and the process's peak
-//! resident set is read from `/proc` (Linux; elsewhere it is not measured).
+//! on the fly (the template lines over and over, pass `k` over them being
+//! run `k`: each sample becomes `"<sample> #k"`), graded as `verigate grade`
+//! grades it, and the process's peak resident set is read from `/proc`
+//! (Linux; elsewhere it is not measured).
 
 use crate::grade::{Grader, Judgments, ResponseLine};
 use crate::registry::Registry;
 use crate::report::Report;
 use crate::sandbox::Sandbox;
+use serde::Serialize;
 use std::io::{BufReader, Read};
 use std::time::Instant;
 
-/// `count` response lines cycling through `templates`, sample `0..count`.
+/// `count` response lines cycling through `templates`, each pass a new run.
 struct Responses<'a> {
     templates: &'a [ResponseLine],
     next: usize,
@@ -26,8 +28,13 @@ impl Read for Responses<'_> {
                 return Ok(0);
             }
             let template = &self.templates[self.next % self.templates.len()];
+            let run = self.next / self.templates.len();
+            let sample = match &template.sample {
+                serde_json::Value::String(name) => format!("{name} #{run}"),
+                other => format!("{other} #{run}"),
+            };
             let response = ResponseLine {
-                sample: self.next.into(),
+                sample: sample.into(),
                 ..template.clone()
             };
             self.line = serde_json::to_vec(&response)?;
@@ -61,12 +68,15 @@ fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
-/// What grading a generated stream cost.
-pub struct GradeCost {
-    /// Lines graded per second.
-    pub lines_per_sec: f64,
-    /// Peak resident set of the whole process meanwhile, MiB (Linux only).
+/// Host memory and throughput of one long grading run.
+#[derive(Debug, Serialize)]
+pub struct GradingMemory {
+    /// Response lines graded.
+    pub lines: usize,
+    /// Peak resident set of the process meanwhile, MiB (Linux only).
     pub peak_rss_mb: Option<f64>,
+    /// End-to-end grading throughput (all workers).
+    pub lines_per_sec: f64,
 }
 
 /// Grades `count` lines cycling through `templates`, records serialized and
@@ -77,7 +87,7 @@ pub fn grade_stream(
     templates: &[ResponseLine],
     count: usize,
     workers: usize,
-) -> Result<GradeCost, String> {
+) -> Result<GradingMemory, String> {
     let measured = reset_peak();
     let input = BufReader::new(Responses {
         templates,
@@ -113,7 +123,8 @@ pub fn grade_stream(
     }
     let lines_per_sec = count as f64 / started.elapsed().as_secs_f64();
     std::hint::black_box((report.summary(), bytes));
-    Ok(GradeCost {
+    Ok(GradingMemory {
+        lines: count,
         lines_per_sec,
         peak_rss_mb: if measured { peak_rss_mb() } else { None },
     })
