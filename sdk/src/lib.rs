@@ -443,6 +443,60 @@ impl Verdict {
         Verdict::fail(format!("{why} {RAISED}"))
     }
 
+    /// The verdict SCBench's harness gives a falsy answer (`None`, `""`, `{}`,
+    /// `[]`, …): score 0, the grader never called.
+    ///
+    /// ```
+    /// use verigate_sdk::Verdict;
+    /// assert_eq!(Verdict::falsy_answer().score(), 0.0);
+    /// ```
+    pub fn falsy_answer() -> Self {
+        Verdict::fail(
+            "empty answer (the harness scores a falsy answer 0 without calling the grader)",
+        )
+    }
+
+    /// Records `corrected` — the judgement with a documented quirk of the
+    /// original grader fixed — as `details.corrected` (`{"pass", "score",
+    /// "message"}`) next to this, the faithful verdict; the report's
+    /// Corrected column reads it.
+    ///
+    /// # Panics
+    /// If the details were set to something other than a JSON object.
+    ///
+    /// ```
+    /// use verigate_sdk::Verdict;
+    /// let v = Verdict::partial(0.5, "faithful")
+    ///     .with_details(serde_json::json!({"cells": 4}))
+    ///     .with_corrected(&Verdict::fail("fixed"));
+    /// assert_eq!(
+    ///     v.json_line(),
+    ///     r#"{"pass":false,"score":0.5,"message":"faithful","details":{"cells":4,"corrected":{"message":"fixed","pass":false,"score":0.0}}}"#
+    /// );
+    /// ```
+    pub fn with_corrected(mut self, corrected: &Verdict) -> Self {
+        let judgement = serde_json::json!({
+            "pass": corrected.pass,
+            "score": corrected.score,
+            "message": corrected.message,
+        });
+        let details = self
+            .details
+            .get_or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+        let serde_json::Value::Object(map) = details else {
+            panic!("with_corrected: the details are not a JSON object");
+        };
+        map.insert("corrected".to_owned(), judgement);
+        self
+    }
+
+    /// Records this verdict as its own corrected judgement (see
+    /// [`Verdict::with_corrected`]): where no quirk is involved.
+    pub fn same_when_corrected(self) -> Self {
+        let corrected = self.clone();
+        self.with_corrected(&corrected)
+    }
+
     /// Replaces the message.
     pub fn with_message(mut self, message: impl Into<String>) -> Self {
         self.message = Some(message.into());

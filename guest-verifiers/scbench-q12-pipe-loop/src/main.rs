@@ -57,8 +57,6 @@ const MAX_POINTS: usize = 600;
 /// Messages longer than this (crossing pair lists) are cut, to keep the verdict small.
 pub const MAX_MESSAGE: usize = 30_000;
 
-use verigate_sdk::RAISED as RAISES;
-
 /// Why parsing stopped.
 enum Stop {
     Zero(String),
@@ -118,10 +116,6 @@ fn cut(mut message: String) -> String {
     message
 }
 
-fn raised(why: &str) -> String {
-    format!("{why} {RAISES}")
-}
-
 fn kinds(g: &Graded) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for e in &g.errors {
@@ -132,35 +126,23 @@ fn kinds(g: &Graded) -> Vec<&'static str> {
     out
 }
 
-fn corrected(inst: &Instance, pts: &[Point]) -> verigate_sdk::serde_json::Value {
+fn corrected(inst: &Instance, pts: &[Point]) -> Verdict {
     match checks::grade(inst, pts, Mode::Corrected) {
-        Ok(g) => json!({
-            "pass": g.pass,
-            "score": if g.pass { 1.0 } else { 0.0 },
-            "message": cut(g.message),
-        }),
-        Err(Raise(why)) => json!({"pass": false, "score": 0.0, "message": raised(&why)}),
+        Ok(g) if g.pass => Verdict::pass().with_message(cut(g.message)),
+        Ok(g) => Verdict::fail(cut(g.message)),
+        Err(Raise(why)) => Verdict::raised(why),
     }
 }
 
 fn grade(inst: &Instance, text: &str) -> Verdict {
     let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
-        let why = "empty answer (the harness scores a falsy answer 0 without calling the grader)";
-        return Verdict::fail(why)
-            .with_details(json!({"corrected": {"pass": false, "score": 0.0, "message": why}}));
+        return Verdict::falsy_answer().same_when_corrected();
     }
     let pts = match points(&answer) {
         Ok(p) => p,
-        Err(Stop::Zero(why)) => {
-            return Verdict::fail(why.clone())
-                .with_details(json!({"corrected": {"pass": false, "score": 0.0, "message": why}}));
-        }
-        Err(Stop::Raise(why)) => {
-            let why = raised(&why);
-            return Verdict::fail(why.clone())
-                .with_details(json!({"corrected": {"pass": false, "score": 0.0, "message": why}}));
-        }
+        Err(Stop::Zero(why)) => return Verdict::fail(why).same_when_corrected(),
+        Err(Stop::Raise(why)) => return Verdict::raised(why).same_when_corrected(),
     };
     if pts.len() > MAX_POINTS {
         let (p, n) = (inst.pipes, pts.len());
@@ -169,10 +151,9 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
              got {n} @ {{'expected': {p}, 'actual': {n}}}\n(the other checks are not run on more \
              than {MAX_POINTS} points)"
         );
-        return Verdict::fail(why.clone()).with_details(json!({
-            "points": n,
-            "corrected": {"pass": false, "score": 0.0, "message": why},
-        }));
+        return Verdict::fail(why)
+            .with_details(json!({ "points": n }))
+            .same_when_corrected();
     }
     let corrected = corrected(inst, &pts);
     match checks::grade(inst, &pts, Mode::Faithful) {
@@ -182,7 +163,6 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
                 "crossings": g.crossings.len(),
                 "errors": g.errors.len(),
                 "error_kinds": kinds(&g),
-                "corrected": corrected,
             });
             let message = cut(g.message);
             if g.pass {
@@ -192,9 +172,9 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
             }
             .with_details(details)
         }
-        Err(Raise(why)) => Verdict::fail(raised(&why))
-            .with_details(json!({"points": pts.len(), "corrected": corrected})),
+        Err(Raise(why)) => Verdict::raised(why).with_details(json!({ "points": pts.len() })),
     }
+    .with_corrected(&corrected)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

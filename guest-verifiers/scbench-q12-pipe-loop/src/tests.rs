@@ -1,6 +1,7 @@
 //! Hand-worked cases; `differential` compares with the generator's Python restatement.
 
 use super::*;
+use verigate_sdk::RAISED;
 
 fn instance(pipes: usize, boundary: i64, preset: Option<&str>, comps: &str) -> Instance {
     let text = format!(
@@ -76,7 +77,7 @@ fn parsing_follows_gradeanswer() {
     assert!(
         run(&inst, "{'points': [{'x': 10**400, 'y': 0}]}")
             .1
-            .ends_with(RAISES)
+            .ends_with(RAISED)
     );
     assert!(run(&inst, "").1.starts_with("empty answer"));
     // Numeric strings and bools go through float().
@@ -220,7 +221,7 @@ fn overflowing_squares_raise() {
     let inst = instance(3, 1, None, "[]");
     let (score, message, _) = run(&inst, &answer(&[(0.0, 0.0), (1e200, 0.0), (0.5, 0.5)]));
     assert_eq!(score, 0.0);
-    assert!(message.ends_with(RAISES), "{message}");
+    assert!(message.ends_with(RAISED), "{message}");
 }
 
 /// Cases written by the generator's Python restatement (`Q12_CASES=path`).
@@ -240,7 +241,7 @@ fn differential() {
         let want = case["message"].as_str().unwrap();
         let raised = case["raises"].as_bool().unwrap_or(false);
         let ok = if raised {
-            score == 0.0 && message.ends_with(RAISES)
+            score == 0.0 && message.ends_with(RAISED)
         } else {
             score == want_score && message == want
         };

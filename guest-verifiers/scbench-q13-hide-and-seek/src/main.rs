@@ -264,11 +264,9 @@ fn building(instance: &Instance) -> Aabb {
 }
 
 /// The corrected judgement: the stated rules, sight lines from the sniper's position.
-fn corrected(instance: &Instance, people: &[Value]) -> Json {
+fn corrected(instance: &Instance, people: &[Value]) -> Verdict {
     match pre_checks(instance, people, true) {
-        Err(Stop::Zero(why) | Stop::Raises(why)) => {
-            json!({"pass": false, "score": 0.0, "message": why})
-        }
+        Err(Stop::Zero(why) | Stop::Raises(why)) => Verdict::fail(why),
         Ok(people) => {
             let b = building(instance);
             let seen: Vec<usize> = people
@@ -297,7 +295,11 @@ fn corrected(instance: &Instance, people: &[Value]) -> Json {
                     p.y_text
                 )
             };
-            json!({"pass": seen.is_empty(), "score": score, "message": message})
+            if seen.is_empty() {
+                Verdict::pass().with_message(message)
+            } else {
+                Verdict::partial(score, message)
+            }
         }
     }
 }
@@ -314,20 +316,13 @@ fn pixel_score(red_pixels: u64) -> f64 {
 fn grade(instance: &Instance, text: &str) -> Verdict {
     let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
-        // The harness scores a falsy answer 0 without calling the grader.
-        return Verdict::fail("empty answer").with_details(json!({"corrected": {
-            "pass": false, "score": 0.0, "message": "empty answer"}}));
+        return Verdict::falsy_answer().same_when_corrected();
     }
     let Some(dict) = answer.as_dict() else {
-        return Verdict::fail("Result was not a valid dict.").with_details(json!({"corrected": {
-            "pass": false, "score": 0.0, "message": "Result was not a valid dict."}}));
+        return Verdict::fail("Result was not a valid dict.").same_when_corrected();
     };
     let expected = instance.people;
-    let raises = |why: String| {
-        let message = format!("{why} {}", verigate_sdk::RAISED);
-        Verdict::fail(message.clone()).with_details(json!({"corrected": {
-            "pass": false, "score": 0.0, "message": message}}))
-    };
+    let raises = |why: String| Verdict::raised(why).same_when_corrected();
     let actual = match dict.get("people") {
         None => 0,
         Some(v) => match py_len(v) {
@@ -341,9 +336,8 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         },
     };
     if actual != expected {
-        let message = format!("Expected {expected} people, got {actual}");
-        return Verdict::fail(message.clone()).with_details(json!({"corrected": {
-            "pass": false, "score": 0.0, "message": message}}));
+        return Verdict::fail(format!("Expected {expected} people, got {actual}"))
+            .same_when_corrected();
     }
     let Some(people) = dict.get("people").and_then(Value::as_sequence) else {
         return raises(format!(
@@ -354,13 +348,8 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     let corrected = corrected(instance, people);
     let people = match pre_checks(instance, people, false) {
         Ok(p) => p,
-        Err(Stop::Zero(why)) => {
-            return Verdict::fail(why).with_details(json!({"corrected": corrected}));
-        }
-        Err(Stop::Raises(why)) => {
-            let message = format!("{why} {}", verigate_sdk::RAISED);
-            return Verdict::fail(message).with_details(json!({"corrected": corrected}));
-        }
+        Err(Stop::Zero(why)) => return Verdict::fail(why).with_corrected(&corrected),
+        Err(Stop::Raises(why)) => return Verdict::raised(why).with_corrected(&corrected),
     };
 
     let b = building(instance);
@@ -389,7 +378,6 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         "red_pixels": render.red_pixels,
         "people_in_view": seen,
         "camera": {"eye": camera.eye, "center": camera.center, "distance": camera.distance},
-        "corrected": corrected,
     });
     if render.red_pixels > 0 {
         Verdict::partial(
@@ -403,6 +391,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         Verdict::pass().with_message(format!("All {actual} people hidden from sniper"))
     }
     .with_details(details)
+    .with_corrected(&corrected)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

@@ -6,8 +6,8 @@
 //! not at the origin); ÷ 0.95, capped at 1, only where no perfect packing exists
 //! (`perfectly_packable_corrected`: subpasses 0, 1 and 2).
 
+use verigate_sdk::Verdict;
 use verigate_sdk::python::Value;
-use verigate_sdk::serde_json::{Value as Json, json};
 
 use crate::Instance;
 use crate::num::Num;
@@ -55,31 +55,19 @@ fn corner(b: &Value, key: &str) -> Option<[f64; 3]> {
     Some(out)
 }
 
-fn verdict(pass: bool, score: f64, message: String) -> Json {
-    json!({"pass": pass, "score": score, "message": message})
-}
-
-pub fn judge(instance: &Instance, answer: &Value) -> Json {
+pub fn judge(instance: &Instance, answer: &Value) -> Verdict {
     let Some(boxes) = boxes_of(answer) else {
-        return verdict(false, 0.0, "no list of boxes".to_owned());
+        return Verdict::fail("no list of boxes");
     };
     let mut placed: Vec<[f64; 6]> = Vec::with_capacity(boxes.len());
     let mut counts = vec![0i64; instance.prisms.len()];
     for (i, b) in boxes.iter().enumerate() {
         let (Some(lo), Some(hi)) = (corner(b, "XyzMin"), corner(b, "XyzMax")) else {
-            return verdict(
-                false,
-                0.0,
-                format!("box {i} is not two corners of 3 numbers"),
-            );
+            return Verdict::fail(format!("box {i} is not two corners of 3 numbers"));
         };
         let mut ext = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
         if ext.iter().any(|&e| e <= 0.0) {
-            return verdict(
-                false,
-                0.0,
-                format!("box {i} has an extent that is not positive"),
-            );
+            return Verdict::fail(format!("box {i} has an extent that is not positive"));
         }
         ext.sort_by(|a, b| b.total_cmp(a));
         let Some(row) = instance
@@ -87,33 +75,25 @@ pub fn judge(instance: &Instance, answer: &Value) -> Json {
             .iter()
             .position(|r| ext == [r[1] as f64, r[2] as f64, r[3] as f64])
         else {
-            return verdict(
-                false,
-                0.0,
-                format!(
-                    "box {i} is {}x{}x{}, not a listed prism",
-                    ext[0], ext[1], ext[2]
-                ),
-            );
+            return Verdict::fail(format!(
+                "box {i} is {}x{}x{}, not a listed prism",
+                ext[0], ext[1], ext[2]
+            ));
         };
         counts[row] += 1;
         placed.push([lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]]);
     }
     for (row, &n) in instance.prisms.iter().zip(&counts) {
         if n != row[0] {
-            return verdict(
-                false,
-                0.0,
-                format!(
-                    "{n} boxes of {}x{}x{}, expected {}",
-                    row[1], row[2], row[3], row[0]
-                ),
-            );
+            return Verdict::fail(format!(
+                "{n} boxes of {}x{}x{}, expected {}",
+                row[1], row[2], row[3], row[0]
+            ));
         }
     }
     let as_num: Vec<[Num; 6]> = placed.iter().map(|p| p.map(Num::Float)).collect();
     if crate::any_overlap(&as_num) {
-        return verdict(false, 0.0, "two boxes overlap".to_owned());
+        return Verdict::fail("two boxes overlap");
     }
     let lo: Vec<f64> = (0..3)
         .map(|k| placed.iter().map(|p| p[k]).fold(f64::INFINITY, f64::min))
@@ -133,9 +113,8 @@ pub fn judge(instance: &Instance, answer: &Value) -> Json {
     } else {
         (density / 0.95).min(1.0)
     };
-    verdict(
-        score >= 1.0,
-        score.min(1.0),
+    Verdict::scored(
+        score,
         format!(
             "a valid packing, {:.1}% of its {}x{}x{} bounding box",
             density * 100.0,

@@ -336,16 +336,18 @@ pub fn grade(instance: &Instance, text: &str) -> Verdict {
         "perfectly_packable": instance.perfectly_packable,
     });
     if !answer.truthy() {
-        details["corrected"] = json!({"pass": false, "score": 0.0, "message": "empty answer"});
-        return Verdict::fail(
-            "empty answer (the harness scores a falsy answer 0 without calling the grader)",
-        )
-        .with_details(details);
+        return Verdict::falsy_answer()
+            .with_details(details)
+            .same_when_corrected();
     }
-    details["corrected"] = corrected::judge(instance, &answer);
+    let corrected = corrected::judge(instance, &answer);
     let py = match Py::new() {
         Ok(py) => py,
-        Err(e) => return Verdict::fail(format!("internal: {e}")).with_details(details),
+        Err(e) => {
+            return Verdict::fail(format!("internal: {e}"))
+                .with_details(details)
+                .with_corrected(&corrected);
+        }
     };
     match faithful(instance, &py, &answer) {
         Ok(graded) => {
@@ -362,6 +364,7 @@ pub fn grade(instance: &Instance, text: &str) -> Verdict {
             Verdict::fail(format!("{what} (beyond the evaluator's limits)")).with_details(details)
         }
     }
+    .with_corrected(&corrected)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

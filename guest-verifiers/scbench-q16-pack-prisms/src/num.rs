@@ -3,8 +3,8 @@
 use std::cmp::Ordering;
 
 use num_bigint::BigInt;
-use num_traits::{FromPrimitive, Zero};
-use verigate_sdk::python::Value;
+use num_traits::Zero;
+use verigate_sdk::python::{Value, compare_int_float};
 
 /// A Python `int` (`bool` included) or `float`.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,8 +29,8 @@ impl Num {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => Some(a.cmp(b)),
             (Num::Float(a), Num::Float(b)) => a.partial_cmp(b),
-            (Num::Int(a), Num::Float(f)) => int_float(a, *f),
-            (Num::Float(f), Num::Int(a)) => int_float(a, *f).map(Ordering::reverse),
+            (Num::Int(a), Num::Float(f)) => compare_int_float(a, *f),
+            (Num::Float(f), Num::Int(a)) => compare_int_float(a, *f).map(Ordering::reverse),
         }
     }
 
@@ -58,26 +58,6 @@ impl Num {
             Num::Float(f) => *f,
         }
     }
-}
-
-/// The exact comparison of an integer with a float (CPython compares them exactly).
-fn int_float(a: &BigInt, f: f64) -> Option<Ordering> {
-    if f.is_nan() {
-        return None;
-    }
-    if f.is_infinite() {
-        return Some(if f > 0.0 {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        });
-    }
-    let t = f.trunc();
-    let whole = BigInt::from_f64(t)?;
-    Some(match a.cmp(&whole) {
-        Ordering::Equal => 0.0f64.partial_cmp(&(f - t))?,
-        other => other,
-    })
 }
 
 /// Python's `format(x, '.1f')`.

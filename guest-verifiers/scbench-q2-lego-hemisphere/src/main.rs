@@ -45,7 +45,7 @@ use checks::{Brick, Rounder, Stop};
 use serde::Deserialize;
 use verigate_sdk::Verdict;
 use verigate_sdk::python::Value;
-use verigate_sdk::serde_json::{Value as Json, json};
+use verigate_sdk::serde_json::json;
 use volume::{Prism, Shell};
 
 #[derive(Deserialize)]
@@ -58,7 +58,6 @@ struct Instance {
 
 /// Overlaps beyond this many pieces are not resolved (a pathological pile of bricks).
 const MAX_PIECES: usize = 400_000;
-use verigate_sdk::RAISED as RAISES;
 
 /// The brick as OpenSCAD places it.
 fn prism(b: &Brick) -> Prism {
@@ -161,24 +160,12 @@ fn score(v: &Volumes, bricks: usize) -> (f64, f64, String) {
     (new.clamp(0.0, 1.0), raw, text)
 }
 
-fn fail_with(message: String, corrected: Json) -> Verdict {
-    Verdict::fail(message).with_details(json!({ "corrected": corrected }))
-}
-
-fn zero(message: &str) -> Json {
-    json!({"pass": false, "score": 0.0, "message": message})
-}
-
 fn grade(instance: &Instance, text: &str) -> Verdict {
     let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
-        // The harness scores a falsy answer 0 without calling the grader.
-        return fail_with("empty answer".into(), zero("empty answer"));
+        return Verdict::falsy_answer().same_when_corrected();
     }
-    let raises = |why: String| {
-        let message = format!("{why} {RAISES}");
-        fail_with(message.clone(), zero(&message))
-    };
+    let raises = |why: String| Verdict::raised(why).same_when_corrected();
     let Some(bricks) = answer.as_dict().and_then(|d| d.get("bricks")) else {
         return raises(format!(
             "the answer ({}) is not a dict with 'bricks'",
@@ -200,10 +187,11 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         Ok(b) => b,
         Err(Stop::Fail(why)) => {
             let corrected = match corrected_early {
-                Err(Stop::Fail(c) | Stop::Raises(c)) => zero(&format!("Early failure: {c}")),
-                Ok(_) => zero(&format!("Early failure: {why}")),
+                Err(Stop::Fail(c) | Stop::Raises(c)) => format!("Early failure: {c}"),
+                Ok(_) => format!("Early failure: {why}"),
             };
-            return fail_with(format!("Early failure: {why}"), corrected);
+            return Verdict::fail(format!("Early failure: {why}"))
+                .with_corrected(&Verdict::fail(corrected));
         }
         Err(Stop::Raises(why)) => return raises(why),
     };
@@ -213,23 +201,23 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     };
     if let Some(why) = late {
         let corrected = match &corrected_early {
-            Err(Stop::Fail(c) | Stop::Raises(c)) => zero(&format!("Early failure: {c}")),
-            Ok(_) => zero(&why),
+            Err(Stop::Fail(c) | Stop::Raises(c)) => format!("Early failure: {c}"),
+            Ok(_) => why.clone(),
         };
-        return fail_with(why, corrected);
+        return Verdict::fail(why).with_corrected(&Verdict::fail(corrected));
     }
     let Some(v) = volumes(instance, &bricks) else {
         let why =
             format!("the bricks overlap in more than {MAX_PIECES} disjoint pieces; not resolved");
-        return fail_with(why.clone(), zero(&why));
+        return Verdict::fail(why).same_when_corrected();
     };
     let (s, raw, message) = score(&v, bricks.len());
     let corrected = match (&corrected_early, v.overlapping) {
-        (Err(Stop::Fail(c) | Stop::Raises(c)), _) => zero(&format!("Early failure: {c}")),
-        (Ok(_), Some((i, j, shared))) => zero(&format!(
+        (Err(Stop::Fail(c) | Stop::Raises(c)), _) => Verdict::fail(format!("Early failure: {c}")),
+        (Ok(_), Some((i, j, shared))) => Verdict::fail(format!(
             "bricks {i} and {j} overlap by {shared:.1} mm³ (bricks may not overlap)"
         )),
-        (Ok(_), None) => json!({"pass": s >= 1.0, "score": s, "message": message}),
+        (Ok(_), None) => Verdict::scored(s, message.clone()),
     };
     let details = json!({
         "volumes": {
@@ -241,9 +229,10 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         },
         "raw_score": raw,
         "bricks": bricks.len(),
-        "corrected": corrected,
     });
-    Verdict::scored(s, message).with_details(details)
+    Verdict::scored(s, message)
+        .with_details(details)
+        .with_corrected(&corrected)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

@@ -1,4 +1,6 @@
 use super::*;
+use verigate_sdk::RAISED as RAISES;
+use verigate_sdk::serde_json::Value as Json;
 
 const SP0: Instance = Instance {
     inner_cm: 4.0,
@@ -221,7 +223,7 @@ fn raises_and_falsy_answers() {
             .unwrap()
             .to_owned()
     };
-    assert_eq!(msg("{}"), "empty answer");
+    assert_eq!(msg("{}"), Verdict::falsy_answer().message().unwrap());
     assert!(msg("{'bricks': [{'Centroid': [0], 'RotationDegrees': 0}]}").ends_with(RAISES));
     assert!(msg("{'reasoning': ''}").ends_with(RAISES));
     assert!(msg("{'bricks': [{'Centroid': [55, 0, 4.8]}]}").ends_with(RAISES));

@@ -46,7 +46,7 @@ use serde::Deserialize;
 use verigate_sdk::Verdict;
 use verigate_sdk::python::literal::json_dumps_error;
 use verigate_sdk::python::{self, Value};
-use verigate_sdk::serde_json::{Value as Json, json};
+use verigate_sdk::serde_json::json;
 use world::{AIR, ROCK, WATER, World};
 
 #[derive(Deserialize)]
@@ -54,8 +54,6 @@ struct Instance {
     subpass: usize,
     size: usize,
 }
-
-use verigate_sdk::RAISED as RAISES;
 
 /// An earthwork the original applies: inclusive box and material (`None`: ignored).
 struct Earthwork {
@@ -155,40 +153,34 @@ fn earthworks(answer: &Value, size: usize) -> Parsed {
     Parsed::Works(works, skipped)
 }
 
-fn corrected(v: &Verdict) -> Json {
-    json!({"pass": v.is_pass(), "score": v.score(), "message": v.message()})
-}
-
 fn grade(instance: &Instance, text: &str) -> Verdict {
     let answer = python::answer(text);
     if !answer.truthy() {
-        let v = Verdict::fail("empty answer (the runner scores a falsy answer 0)");
-        return v.clone().with_details(json!({"corrected": corrected(&v)}));
+        return Verdict::falsy_answer().same_when_corrected();
     }
     if let Some(d) = answer.as_dict()
         && (d.get("__exception__").is_some() || d.get("__content_violation__").is_some())
     {
-        let v = Verdict::fail(
+        return Verdict::fail(
             "the answer records an API exception or content violation (the runner scores it 0)",
-        );
-        return v.clone().with_details(json!({"corrected": corrected(&v)}));
+        )
+        .same_when_corrected();
     }
     let cache_error = json_dumps_error(&answer, true);
     let (works, skipped) = match earthworks(&answer, instance.size) {
         Parsed::Works(w, s) => (w, s),
         Parsed::Zero(why) => {
             let v = match &cache_error {
-                Some(e) => Verdict::fail(format!("{e} (for the grader's cache key) {RAISES}")),
+                Some(e) => Verdict::raised(format!("{e} (for the grader's cache key)")),
                 None => Verdict::fail(why.clone()),
             };
-            return v.with_details(json!({"corrected": corrected(&Verdict::fail(why))}));
+            return v.with_corrected(&Verdict::fail(why));
         }
         Parsed::Raises(why) => {
             let why = cache_error
                 .map(|e| format!("{e} (for the grader's cache key)"))
                 .unwrap_or(why);
-            let v = Verdict::raised(why);
-            return v.clone().with_details(json!({"corrected": corrected(&v)}));
+            return Verdict::raised(why).same_when_corrected();
         }
     };
     let mut world = World::new(instance.size);
@@ -211,28 +203,29 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         original.clone()
     };
     let faithful = if let Some(e) = cache_error {
-        Verdict::fail(format!("{e} (for the grader's cache key) {RAISES}"))
+        Verdict::raised(format!("{e} (for the grader's cache key)"))
     } else if let Some(at) = report.assert_at {
-        Verdict::fail(format!(
+        Verdict::raised(format!(
             "AssertionError: \"If this triggers, there's a bug making water disappear without \
              recording it as escaping.\" (stage-3 drop count {at} >= N*N*8 + 500 = {} while the \
-             centre drops were still filling basins) {RAISES}",
+             centre drops were still filling basins)",
             instance.size * instance.size * world::H + 500
         ))
     } else {
         original
     };
-    faithful.with_details(json!({
-        "earthworks_applied": works.len(),
-        "earthworks_skipped": skipped,
-        "rock_voxels_fell": rock_fell,
-        "water_voxels": world.count(WATER),
-        "drops_kept": report.kept,
-        "drops_simulated": report.simulated,
-        "stage3_drops": report.stage3_drops,
-        "stage3_assert_at": report.assert_at,
-        "corrected": corrected(&fixed),
-    }))
+    faithful
+        .with_details(json!({
+            "earthworks_applied": works.len(),
+            "earthworks_skipped": skipped,
+            "rock_voxels_fell": rock_fell,
+            "water_voxels": world.count(WATER),
+            "drops_kept": report.kept,
+            "drops_simulated": report.simulated,
+            "stage3_drops": report.stage3_drops,
+            "stage3_assert_at": report.assert_at,
+        }))
+        .with_corrected(&fixed)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

@@ -1,4 +1,5 @@
 use super::*;
+use verigate_sdk::serde_json::Value as Json;
 
 /// The world after earthworks, settling and rain, for an answer text.
 fn simulate(n: usize, text: &str, literal: bool) -> (World, rain::Report) {

@@ -198,19 +198,14 @@ fn check(blast: &Value, grid: &[f64], n: usize) -> Result<(usize, usize, f64), S
     Ok((x, y, depth))
 }
 
+/// `v` with `details`, its own corrected judgement (no quirk involved).
 fn finish(v: Verdict, details: Json) -> Verdict {
-    let corrected = json!({"pass": v.is_pass(), "score": v.score(), "message": v.message()});
-    finish_with(v, details, corrected)
-}
-
-fn finish_with(v: Verdict, mut details: Json, corrected: Json) -> Verdict {
-    details["corrected"] = corrected;
-    v.with_details(details)
+    v.with_details(details).same_when_corrected()
 }
 
 /// The prompt's own definition of flat ("when rounded to the nearest integer, all heights
 /// are the same"), 4-connected, in the same score formula.
-fn corrected_by_rounding(start: &[f64], end: &[f64], n: usize) -> Json {
+fn corrected_by_rounding(start: &[f64], end: &[f64], n: usize) -> Verdict {
     let (a0, a) = (
         flat::largest_rounded_region(start, n),
         flat::largest_rounded_region(end, n),
@@ -222,23 +217,19 @@ fn corrected_by_rounding(start: &[f64], end: &[f64], n: usize) -> Json {
     } else {
         0.0
     };
-    json!({
-        "pass": score == 1.0,
-        "score": score,
-        "message": format!(
+    Verdict::scored(
+        score,
+        format!(
             "Largest region of equal rounded height (the prompt's definition of flat): {a} cells, {a0} before blasting"
         ),
-    })
+    )
 }
 
 fn grade(instance: &Instance, text: &str) -> Verdict {
     let n = instance.size;
     let answer = python::answer(text);
     if !answer.truthy() {
-        return finish(
-            Verdict::fail("empty answer (the runner scores a falsy answer 0)"),
-            json!({}),
-        );
+        return finish(Verdict::falsy_answer(), json!({}));
     }
     if let Some(d) = answer.as_dict()
         && (d.get("__exception__").is_some() || d.get("__content_violation__").is_some())
@@ -314,20 +305,17 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     };
     let v = Verdict::scored(score, message);
     let corrected = match negative {
-        Some(why) => json!({"pass": false, "score": 0.0, "message": why}),
+        Some(why) => Verdict::fail(why),
         None => corrected_by_rounding(&start, &grid, n),
     };
-    finish_with(
-        v,
-        json!({
-            "start_area": start_area,
-            "area": area,
-            "blasts": list.len(),
-            "spheres": spheres,
-            "spheres_off_map": lost,
-        }),
-        corrected,
-    )
+    v.with_details(json!({
+        "start_area": start_area,
+        "area": area,
+        "blasts": list.len(),
+        "spheres": spheres,
+        "spheres_off_map": lost,
+    }))
+    .with_corrected(&corrected)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

@@ -93,19 +93,18 @@ fn raises(subpass: u32, why: &str) -> Verdict {
 fn verdict(subpass: u32, o: Outcome, full: bool) -> Verdict {
     let faithful = if full { 1.0 } else { o.score };
     let (cs, cm) = o.corrected.clone().unwrap_or((faithful, o.text.clone()));
-    let corrected = json!({ "pass": cs >= 1.0, "score": cs, "message": cm });
     let mut details = match o.details {
         Json::Object(m) => m,
         _ => Default::default(),
     };
     details.insert("subpass".into(), json!(subpass));
-    details.insert("corrected".into(), corrected);
     let v = if full {
         Verdict::pass().with_message(o.text)
     } else {
         Verdict::scored(o.score, o.text)
     };
     v.with_details(Json::Object(details))
+        .with_corrected(&Verdict::scored(cs, cm))
 }
 
 fn zero(subpass: u32, text: impl Into<String>) -> Verdict {
@@ -116,10 +115,8 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
     let s = inst.subpass;
     let answer = answer::parse(text);
     if s == 0 && !answer.truthy() {
-        return zero(
-            s,
-            "empty answer: SCBench's harness scores a falsy answer 0 without grading it",
-        );
+        let falsy = Verdict::falsy_answer();
+        return zero(s, falsy.message().unwrap_or_default());
     }
     let items = match answer::part_list(&answer) {
         Ok(items) => items,

@@ -314,10 +314,7 @@ fn the_build_volume_sum_of_tenths() {
 
 #[test]
 fn answer_shapes_and_counts() {
-    assert_eq!(
-        run(0, "").1,
-        "empty answer: SCBench's harness scores a falsy answer 0 without grading it"
-    );
+    assert_eq!(run(0, "").1, Verdict::falsy_answer().message().unwrap());
     assert_eq!(run(1, "").1, "Answer did not contain a 'parts' key.");
     assert_eq!(
         run(3, "{'reasoning': 'x'}").1,

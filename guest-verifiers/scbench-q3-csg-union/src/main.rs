@@ -114,7 +114,7 @@ fn table(c: &Comparison) -> String {
 fn grade(instance: &Instance, text: &str) -> Verdict {
     let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
-        return Verdict::fail("No answer (a falsy result scores 0)");
+        return Verdict::falsy_answer().same_when_corrected();
     }
     let mesh = match precheck::check(&answer) {
         Ok(mesh) => mesh,
@@ -170,13 +170,10 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         "faces": mesh.faces.len(),
         "vertices": mesh.vertices.len(),
         "self_intersecting_triangle_pairs": self_intersections,
-        "corrected": {
-            "pass": corrected_c.score >= 1.0,
-            "score": corrected_c.score,
-            "message": corrected_message,
-        },
     });
-    Verdict::scored(faithful.score, message).with_details(details)
+    Verdict::scored(faithful.score, message)
+        .with_details(details)
+        .with_corrected(&Verdict::scored(corrected_c.score, corrected_message))
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

@@ -245,7 +245,10 @@ fn early_failures_use_the_original_messages() {
         msg("{'polyhedron': {'vertex': [['xyz']], 'faces': [1]}}"),
         "Early failure: Exception list indices must be integers or slices, not str while judging earlyFail criteria. Typically this occurs with a very malformed response."
     );
-    assert_eq!(graded(&inst, "{}").1, "No answer (a falsy result scores 0)");
+    assert_eq!(
+        graded(&inst, "{}").1,
+        Verdict::falsy_answer().message().unwrap()
+    );
 }
 
 #[test]

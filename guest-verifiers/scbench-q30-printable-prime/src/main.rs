@@ -367,9 +367,7 @@ fn describe_end(end: &End) -> (f64, String) {
 fn grade(inst: &Instance, text: &str) -> Verdict {
     let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
-        let why = "empty answer (the harness scores a falsy answer 0 without calling the grader)";
-        return Verdict::fail(why)
-            .with_details(json!({"corrected": {"pass": false, "score": 0.0, "message": why}}));
+        return Verdict::falsy_answer().same_when_corrected();
     }
     let faithful = run(inst, &answer, false);
     let corrected = run(inst, &answer, true);
@@ -378,7 +376,6 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
     let mut details = json!({
         "number": faithful.digits,
         "height_mm": faithful.height,
-        "corrected": {"pass": c_score >= 1.0, "score": c_score, "message": c_message},
     });
     if let End::Score(raw, _) = faithful.end
         && raw > 1.0
@@ -388,7 +385,9 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
     if let End::Hundred(_) = faithful.end {
         details["original_returns"] = json!(100);
     }
-    Verdict::scored(score, message).with_details(details)
+    Verdict::scored(score, message)
+        .with_details(details)
+        .with_corrected(&Verdict::scored(c_score, c_message))
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

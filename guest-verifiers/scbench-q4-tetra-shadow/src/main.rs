@@ -179,7 +179,7 @@ fn finish_with(
 fn grade(instance: &Instance, text: &str) -> Verdict {
     let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
-        return Verdict::fail("No answer (a falsy result scores 0)");
+        return Verdict::falsy_answer().same_when_corrected();
     }
     let tets = match poses(&answer) {
         Ok(t) => t,
@@ -266,9 +266,10 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         "original_intersecting_pair": original_pair.map(|(i, j)| [i, j]),
         "true_intersecting_pair": true_pair.map(|(i, j)| [i, j]),
         "repository_score": repository_score,
-        "corrected": {"pass": c_score >= 1.0, "score": c_score, "message": c_message},
     });
-    Verdict::scored(score, message).with_details(details)
+    Verdict::scored(score, message)
+        .with_details(details)
+        .with_corrected(&Verdict::scored(c_score, c_message))
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

@@ -112,7 +112,7 @@ fn the_buggy_test_flags_separate_flipped_tetrahedra() {
 #[test]
 fn empty_and_malformed_answers() {
     let t = square_target();
-    assert_eq!(run(&t, "{}").1, "No answer (a falsy result scores 0)");
+    assert_eq!(run(&t, "{}").1, Verdict::falsy_answer().message().unwrap());
     assert!(
         run(&t, "{'tetrahedrons': [{'x': 0}]}")
             .1

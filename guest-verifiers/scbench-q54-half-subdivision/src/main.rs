@@ -192,9 +192,7 @@ fn explanation(passed: bool, missing: &[&String], extra: &[&String], errors: &st
 pub fn grade(instance: &Instance, text: &str) -> Verdict {
     let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
-        return Verdict::fail(
-            "empty answer (the harness scores a falsy answer 0 without calling the grader)",
-        );
+        return Verdict::falsy_answer();
     }
     let predicted = match labels(&answer, text) {
         Err(why) => {

@@ -150,16 +150,12 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         "missing": missing,
         "extra": extra,
         "exact_delaunay": exact,
-        "corrected": {
-            "pass": exact,
-            "score": if exact { 1.0 } else { 0.0 },
-            "message": if exact {
-                "the exact Delaunay triangulation of the points as shown"
-            } else {
-                "not the exact Delaunay triangulation of the points as shown"
-            },
-        },
     });
+    let corrected = if exact {
+        Verdict::pass().with_message("the exact Delaunay triangulation of the points as shown")
+    } else {
+        Verdict::fail("not the exact Delaunay triangulation of the points as shown")
+    };
     let verdict = if answer == truth {
         Verdict::pass()
     } else {
@@ -176,7 +172,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         }
         Verdict::fail(message)
     };
-    verdict.with_details(details)
+    verdict.with_details(details).with_corrected(&corrected)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

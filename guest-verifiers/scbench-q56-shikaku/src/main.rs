@@ -165,12 +165,11 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     let details = json!({
         "valid_tiling": valid,
         "boxes": boxes.len(),
-        "corrected": {
-            "pass": valid,
-            "score": if valid { 1.0 } else { 0.0 },
-            "message": problem.as_deref().unwrap_or("a valid tiling"),
-        },
     });
+    let corrected = match &problem {
+        Some(why) => Verdict::fail(why.clone()),
+        None => Verdict::pass().with_message("a valid tiling"),
+    };
     let verdict = match problem {
         Some(why) => Verdict::fail(why),
         None if boxes == truth => Verdict::pass(),
@@ -178,7 +177,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
             "a valid tiling, but not the stored solution (the original requires equality)",
         ),
     };
-    verdict.with_details(details)
+    verdict.with_details(details).with_corrected(&corrected)
 }
 
 verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));

@@ -134,9 +134,7 @@ fn explanation(diff: &Diff, inst: &Instance) -> String {
 fn grade(inst: &Instance, text: &str) -> Verdict {
     let result = replay(text);
     if !result.truthy() {
-        return Verdict::fail(
-            "empty answer: the runner scores a falsy answer 0 without grading it",
-        );
+        return Verdict::falsy_answer();
     }
     let listed = result
         .as_dict()

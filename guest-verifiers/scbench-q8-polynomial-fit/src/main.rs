@@ -120,7 +120,7 @@ fn tally(instance: &Instance, f: &Value, complex_fails: bool) -> Result<Tally, S
 fn grade(instance: &Instance, text: &str) -> Verdict {
     let answer = python::answer(text);
     if !answer.truthy() {
-        return Verdict::fail("Empty answer (the runner records 0 with no explanation)");
+        return Verdict::falsy_answer();
     }
     let Some(dict) = answer.as_dict() else {
         return raises(format!(

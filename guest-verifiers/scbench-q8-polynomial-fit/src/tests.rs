@@ -127,7 +127,7 @@ fn failures_before_evaluation() {
     );
     assert_eq!(
         graded_text("None").1,
-        "Empty answer (the runner records 0 with no explanation)"
+        Verdict::falsy_answer().message().unwrap()
     );
     assert_eq!(graded_text("{}").0, 0.0);
     assert!(

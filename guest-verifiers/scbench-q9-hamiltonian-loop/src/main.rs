@@ -83,7 +83,7 @@ fn verify() -> Result<Verdict> {
     // answer is not a Python literal.
     let answer = verigate_sdk::python::answer(text);
     if !answer.truthy() {
-        fail!("empty answer");
+        return Ok(Verdict::falsy_answer());
     }
     let steps = match (answer.as_dict(), answer.as_str()) {
         (Some(d), _) => d.get("steps"),

@@ -75,6 +75,7 @@ mod value;
 
 pub use answer::{answer, answer_list, from_json};
 pub use error::{ErrorKind, EvalError, Location};
+pub use num::compare_int_float;
 pub use num_bigint::BigInt;
 pub use value::{Dict, Set, Value};
 

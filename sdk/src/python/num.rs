@@ -71,6 +71,20 @@ fn big_vs_small(b: &BigInt) -> Ordering {
     }
 }
 
+/// How an int compares with a float in Python: exactly, the int never
+/// rounded to a float; `None` when the float is NaN.
+///
+/// ```
+/// use std::cmp::Ordering;
+/// use verigate_sdk::python::{BigInt, compare_int_float};
+/// let i = BigInt::from(9_007_199_254_740_993_i64); // 2^53 + 1: no f64 is equal
+/// assert_eq!(compare_int_float(&i, 9_007_199_254_740_992.0), Some(Ordering::Greater));
+/// assert_eq!(compare_int_float(&i, f64::NAN), None);
+/// ```
+pub fn compare_int_float(i: &BigInt, f: f64) -> Option<Ordering> {
+    int_float_cmp(Num::Big(i), f)
+}
+
 /// Compares an int with a float exactly, as CPython does.
 fn int_float_cmp(i: Num<'_>, f: f64) -> Option<Ordering> {
     if f.is_nan() {
