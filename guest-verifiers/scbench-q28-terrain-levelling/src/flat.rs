@@ -37,14 +37,7 @@ pub fn largest_flat_region(grid: &[f64], n: usize) -> usize {
             }
             visited[cell] = true;
             size += 1;
-            let (r, c) = (cell / n, cell % n);
-            let neighbours = [
-                (r > 0).then(|| cell - n),
-                (c > 0).then(|| cell - 1),
-                (c + 1 < n).then(|| cell + 1),
-                (r + 1 < n).then(|| cell + n),
-            ];
-            for m in neighbours.into_iter().flatten() {
+            for m in neighbours(cell, n) {
                 let nbr = grid[m];
                 if !visited[m] && (nbr - val).abs() <= tol && lo - tol <= nbr && nbr <= hi + tol {
                     stack.push(m);
@@ -56,6 +49,20 @@ pub fn largest_flat_region(grid: &[f64], n: usize) -> usize {
         }
     }
     best
+}
+
+/// The side-adjacent cells of `cell` on an n×n grid, in the original's order: up, left,
+/// right, down.
+fn neighbours(cell: usize, n: usize) -> impl Iterator<Item = usize> {
+    let (r, c) = (cell / n, cell % n);
+    [
+        (r > 0).then(|| cell - n),
+        (c > 0).then(|| cell - 1),
+        (c + 1 < n).then(|| cell + 1),
+        (r + 1 < n).then(|| cell + n),
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// The largest 4-connected region of cells with the same height rounded to an integer
@@ -74,14 +81,7 @@ pub fn largest_rounded_region(grid: &[f64], n: usize) -> usize {
         let mut size = 0;
         while let Some(cell) = stack.pop() {
             size += 1;
-            let (r, c) = (cell / n, cell % n);
-            let neighbours = [
-                (r > 0).then(|| cell - n),
-                (c > 0).then(|| cell - 1),
-                (c + 1 < n).then(|| cell + 1),
-                (r + 1 < n).then(|| cell + n),
-            ];
-            for m in neighbours.into_iter().flatten() {
+            for m in neighbours(cell, n) {
                 if !seen[m] && key[m] == key[start] {
                     seen[m] = true;
                     stack.push(m);

@@ -109,6 +109,17 @@ impl Prism {
     }
 }
 
+/// Clips a convex polygon to the intersection of half-spaces `n·x ≥ d`.
+fn clip_to(planes: &[(V3, f64)], poly: Vec<V3>) -> Vec<V3> {
+    planes.iter().fold(poly, |poly, &(n, d)| {
+        if poly.is_empty() {
+            poly
+        } else {
+            clip(poly, n, d)
+        }
+    })
+}
+
 /// Clips a convex polygon to the half-space `n·x ≥ d` (Sutherland–Hodgman).
 fn clip(poly: Vec<V3>, n: V3, d: f64) -> Vec<V3> {
     let mut out = Vec::with_capacity(poly.len() + 1);
@@ -257,13 +268,7 @@ impl Solid {
         }
         let planes = prism.planes(EPS);
         let crossed = self.candidates(&aabb).any(|i| {
-            let poly = planes.iter().fold(self.tris[i].to_vec(), |poly, &(n, d)| {
-                if poly.is_empty() {
-                    poly
-                } else {
-                    clip(poly, n, d)
-                }
-            });
+            let poly = clip_to(&planes, self.tris[i].to_vec());
             !poly.is_empty()
         });
         crossed || self.contains(prism.inner_point())
@@ -282,13 +287,7 @@ impl Solid {
         let planes = outer.planes(EPS);
         let outside = |p: &V3| (0..3).any(|k| p[k] < lo[k] - EPS || p[k] > hi[k] + EPS);
         let crossed = self.candidates(&aabb).any(|i| {
-            let poly = planes.iter().fold(self.tris[i].to_vec(), |poly, &(n, d)| {
-                if poly.is_empty() {
-                    poly
-                } else {
-                    clip(poly, n, d)
-                }
-            });
+            let poly = clip_to(&planes, self.tris[i].to_vec());
             poly.iter().any(outside)
         });
         crossed || self.contains(probe)

@@ -81,16 +81,20 @@ fn project(verts: &[P3; 4], axis: P3) -> (f64, f64) {
     (lo, hi)
 }
 
-/// The separating-axis test over face normals and edge-pair cross products; `gap` is how far
-/// apart the projections must be (0 with a strict `<` is the original's rule).
-fn intersect(a: &[P3; 4], b: &[P3; 4], separated: impl Fn(f64, f64, f64, f64) -> bool) -> bool {
+/// The separating-axis test over face normals and edge-pair cross products. Axes shorter
+/// than `degenerate` (squared length) are skipped; `separated(axis, a, b)` judges the two
+/// projections (min, max) on an axis.
+fn intersect(
+    a: &[P3; 4],
+    b: &[P3; 4],
+    degenerate: f64,
+    separated: impl Fn(P3, (f64, f64), (f64, f64)) -> bool,
+) -> bool {
     let sep = |axis: P3| {
-        if dot(axis, axis).abs() < 1e-10 {
+        if dot(axis, axis).abs() < degenerate {
             return false;
         }
-        let (min_a, max_a) = project(a, axis);
-        let (min_b, max_b) = project(b, axis);
-        separated(min_a, max_a, min_b, max_b)
+        separated(axis, project(a, axis), project(b, axis))
     };
     let normals = |v: &[P3; 4]| FACES.map(|f| cross(sub(v[f[1]], v[f[0]]), sub(v[f[2]], v[f[0]])));
     for n in normals(a).into_iter().chain(normals(b)) {
@@ -114,39 +118,19 @@ pub fn original_intersect(a: &Pose, b: &Pose) -> bool {
     intersect(
         &buggy_vertices(a),
         &buggy_vertices(b),
-        |min_a, max_a, min_b, max_b| max_a < min_b || max_b < min_a,
+        1e-10,
+        |_, (min_a, max_a), (min_b, max_b)| max_a < min_b || max_b < min_a,
     )
 }
 
 /// The corrected test: the rendered vertices, and solids that only touch (overlap of the
 /// projections below 1e-9 of the axis length) do not intersect.
 pub fn true_intersect(a: &[P3; 4], b: &[P3; 4]) -> bool {
-    // Normalise the tolerance per axis: compare in units of the axis length.
-    let sep_tol = |axis: P3| 1e-9 * dot(axis, axis).sqrt();
-    let sep = |axis: P3| {
-        if dot(axis, axis).abs() < 1e-20 {
-            return false;
-        }
-        let (min_a, max_a) = project(a, axis);
-        let (min_b, max_b) = project(b, axis);
-        let tol = sep_tol(axis);
+    intersect(a, b, 1e-20, |axis, (min_a, max_a), (min_b, max_b)| {
+        // The tolerance in units of the axis length.
+        let tol = 1e-9 * dot(axis, axis).sqrt();
         max_a <= min_b + tol || max_b <= min_a + tol
-    };
-    let normals = |v: &[P3; 4]| FACES.map(|f| cross(sub(v[f[1]], v[f[0]]), sub(v[f[2]], v[f[0]])));
-    for n in normals(a).into_iter().chain(normals(b)) {
-        if sep(n) {
-            return false;
-        }
-    }
-    let edges = |v: &[P3; 4]| EDGES.map(|(i, j)| sub(v[j], v[i]));
-    for ea in edges(a) {
-        for eb in edges(b) {
-            if sep(cross(ea, eb)) {
-                return false;
-            }
-        }
-    }
-    true
+    })
 }
 
 /// The first intersecting pair (i < j), in the original's loop order.
