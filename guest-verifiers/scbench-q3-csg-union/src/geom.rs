@@ -494,10 +494,11 @@ pub fn l1_half_surface(vertices: &[P3], faces: &[Vec<usize>]) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    pub fn cube(c: P3, s: P3) -> (Vec<P3>, Vec<Vec<usize>>) {
+    /// An axis-aligned box: centre `c`, sides `s`, its 8 vertices and 6 outward faces.
+    pub(crate) fn cube(c: P3, s: P3) -> (Vec<P3>, Vec<Vec<usize>>) {
         let mut v = Vec::new();
         for dz in [-1.0, 1.0] {
             for dy in [-1.0, 1.0] {

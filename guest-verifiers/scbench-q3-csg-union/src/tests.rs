@@ -30,26 +30,7 @@ fn box_answer(lo: P3, hi: P3) -> String {
 }
 
 fn cube_piece(c: P3, s: f64) -> Piece {
-    let mut vertices = Vec::new();
-    for dz in [-1.0, 1.0] {
-        for dy in [-1.0, 1.0] {
-            for dx in [-1.0, 1.0] {
-                vertices.push([
-                    c[0] + dx * s / 2.0,
-                    c[1] + dy * s / 2.0,
-                    c[2] + dz * s / 2.0,
-                ]);
-            }
-        }
-    }
-    let faces = vec![
-        vec![0, 2, 3, 1],
-        vec![4, 5, 7, 6],
-        vec![0, 1, 5, 4],
-        vec![2, 6, 7, 3],
-        vec![0, 4, 6, 2],
-        vec![1, 3, 7, 5],
-    ];
+    let (vertices, faces) = crate::geom::tests::cube(c, [s; 3]);
     Piece { vertices, faces }
 }
 

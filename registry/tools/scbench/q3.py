@@ -242,14 +242,7 @@ def precheck(vertices, faces):
     bad = [e for e, c in count.items() if c != 2]
     if bad:
         return f"edges {bad[:3]} not used twice"
-    vol = 0.0
-    for f in faces:
-        v0 = vertices[f[0]]
-        for k in range(1, len(f) - 1):
-            v1, v2 = vertices[f[k]], vertices[f[k + 1]]
-            vol += (v0[0] * (v1[1] * v2[2] - v1[2] * v2[1]) + v0[1] * (v1[2] * v2[0] - v1[0] * v2[2])
-                    + v0[2] * (v1[0] * v2[1] - v1[1] * v2[0])) / 6.0
-    if abs(vol) < 1e-10:
+    if abs(signed_volume(vertices, faces)) < 1e-10:
         return "zero volume"
     return None
 
