@@ -50,6 +50,11 @@ mod native;
 pub mod python;
 mod row;
 pub use row::row;
+/// The guest contract, defined once for the host and the guests: the
+/// protocols, the item mount point, the row variable and Python's line rules.
+pub use verigate_contract::{
+    ITEM_DIR, Protocol, ROW_ENV, is_line_break, is_py_space, py_splitlines, py_strip,
+};
 
 // ---------------------------------------------------------------------------
 // Errors
@@ -182,8 +187,6 @@ macro_rules! ensure {
 // Inputs
 // ---------------------------------------------------------------------------
 
-/// Where the benchmark item directory is mounted (read-only).
-pub const ITEM_DIR: &str = "/item";
 
 static PAYLOAD: OnceLock<Vec<u8>> = OnceLock::new();
 
@@ -606,65 +609,6 @@ fn clamp_score(score: f64) -> f64 {
     }
 }
 
-/// Python's `str.splitlines()` line boundaries: what the host splits a
-/// verifier's stdout on, so a message must not contain any of them.
-pub fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r'
-            | '\x0b'
-            | '\x0c'
-            | '\x1c'
-            | '\x1d'
-            | '\x1e'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
-}
-
-/// Python's `str.isspace()` for one character: Unicode white space and the
-/// separators U+001C..U+001F, which Python counts too.
-pub fn is_py_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `str.strip()`.
-///
-/// ```
-/// assert_eq!(verigate_sdk::py_strip("\u{1f} [1, 2]\n"), "[1, 2]");
-/// ```
-pub fn py_strip(s: &str) -> &str {
-    s.trim_matches(is_py_space)
-}
-
-/// Python's `str.splitlines()`: split at each [`is_line_break`], `\r\n` counting
-/// once; no empty last line after a final break.
-///
-/// ```
-/// assert_eq!(verigate_sdk::py_splitlines("a\r\nb\u{2028}c\n"), ["a", "b", "c"]);
-/// ```
-pub fn py_splitlines(text: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if is_line_break(c) {
-            lines.push(&text[start..i]);
-            let mut end = i + c.len_utf8();
-            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
-                chars.next();
-                end += 1;
-            }
-            start = end;
-        }
-    }
-    if start < text.len() {
-        lines.push(&text[start..]);
-    }
-    lines
-}
-
 /// `message` as one line: each line stripped, blank lines dropped, joined by ` | `,
 /// other control characters turned into spaces.
 fn one_line(message: &str) -> String {
@@ -689,52 +633,6 @@ fn one_line(message: &str) -> String {
 // ---------------------------------------------------------------------------
 // Protocols and the entry point
 // ---------------------------------------------------------------------------
-
-/// How a verifier reports its verdict on stdout; the host judges its output
-/// by the same rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Protocol {
-    /// ComBench's released-evaluator rule: stdout, each line stripped and blank
-    /// lines dropped, must be exactly the single line `True`.
-    #[serde(rename = "combench")]
-    Combench,
-    /// The last stdout line is a JSON object with `pass` (bool), `score`
-    /// (number in [0, 1]) and optional `message` (string) and `details`.
-    #[serde(rename = "verdict-json")]
-    VerdictJson,
-}
-
-impl Protocol {
-    /// Every protocol's name, in declaration order.
-    pub const NAMES: [&'static str; 2] = ["combench", "verdict-json"];
-
-    /// The name used in the `verigate.protocol` custom section, flags and reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Protocol::Combench => "combench",
-            Protocol::VerdictJson => "verdict-json",
-        }
-    }
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "combench" => Ok(Protocol::Combench),
-            "verdict-json" => Ok(Protocol::VerdictJson),
-            other => Err(format!(
-                "unknown protocol `{other}` (expected `combench` or `verdict-json`)"
-            )),
-        }
-    }
-}
 
 /// Prints `verdict` as one line on stdout under `protocol`, then flushes.
 ///

@@ -2,11 +2,8 @@
 //! from the family's `rows.jsonl`) in the environment variable
 //! [`ROW_ENV`].
 
-use crate::{Error, Result, from_json};
+use crate::{Error, ROW_ENV, Result, from_json};
 use serde::de::DeserializeOwned;
-
-/// The environment variable holding the item's row as one line of JSON.
-pub const ROW_ENV: &str = "VERIGATE_ROW";
 
 /// The item's row (`$VERIGATE_ROW`) parsed into `T`; errors say whether the
 /// variable is absent (the item is not part of a family) or malformed.

@@ -1,0 +1,150 @@
+//! Argument parsing and dispatch. Exit status: 0 passed, 1 not passed,
+//! 2 usage or host error.
+
+mod bench;
+mod grade;
+mod python;
+mod registry;
+mod report;
+mod run;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use verigate_sandbox::{Limits, Sandbox, SandboxOptions, default_cache_root};
+
+/// Exit status for usage and host errors.
+pub const EXIT_HOST_ERROR: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "verigate",
+    version,
+    about = "Run untrusted benchmark verifiers in a WebAssembly sandbox"
+)]
+struct Cli {
+    /// More log output on stderr (-v info, -vv debug, -vvv trace).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Grade model responses (JSONL) against the registry; the main job.
+    Grade(grade::GradeArgs),
+    /// Recompute the benchmark tables from a results file written by `grade`.
+    Report(report::ReportArgs),
+    /// Run one verifier (a .wasm file or a registry item id) on one payload and print one JSON line.
+    Run(run::RunArgs),
+    /// Build, verify, extend and inspect the frozen verifier registry.
+    Registry(registry::RegistryCli),
+    /// Measure sandbox overhead, compile and cache times, and batch throughput.
+    Bench(bench::BenchArgs),
+    /// Turn a Python verifier script into a verifier module (CPython, pre-initialised).
+    WrapPython(python::WrapArgs),
+}
+
+/// Limit flags; each one given overrides the item's (or the default) limit.
+#[derive(Args, Clone, Debug)]
+pub struct LimitArgs {
+    /// Fuel (instruction) budget [default: 5000000000].
+    #[arg(long)]
+    pub fuel: Option<u64>,
+    /// Linear-memory cap in MiB [default: 256].
+    #[arg(long)]
+    pub memory_mb: Option<u64>,
+    /// Wall-clock deadline in milliseconds [default: 10000].
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+    /// Cap on captured stdout and on captured stderr, in KiB each [default: 64].
+    #[arg(long)]
+    pub max_output_kb: Option<u64>,
+    /// Cap on the payload, in KiB [default: 4096].
+    #[arg(long)]
+    pub max_payload_kb: Option<u64>,
+}
+
+impl LimitArgs {
+    /// `base` with the limits given on the command line applied.
+    pub fn apply(&self, base: Limits) -> Limits {
+        let mib = |v: u64| v.saturating_mul(1 << 20);
+        let kib = |v: u64| v.saturating_mul(1 << 10);
+        Limits {
+            fuel: self.fuel.unwrap_or(base.fuel),
+            memory_bytes: self.memory_mb.map_or(base.memory_bytes, mib),
+            timeout_ms: self.timeout_ms.unwrap_or(base.timeout_ms),
+            max_output_bytes: self.max_output_kb.map_or(base.max_output_bytes, kib),
+            max_payload_bytes: self.max_payload_kb.map_or(base.max_payload_bytes, kib),
+        }
+    }
+}
+
+/// Compiled-module cache flags.
+#[derive(Args, Clone, Debug)]
+pub struct CacheArgs {
+    /// Compiled-module cache directory [default: $VERIGATE_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/verigate, else ~/.cache/verigate].
+    #[arg(long, global = true)]
+    pub cache_dir: Option<PathBuf>,
+    /// Compile modules in memory only.
+    #[arg(long, global = true, conflicts_with = "cache_dir")]
+    pub no_cache: bool,
+}
+
+impl CacheArgs {
+    /// A sandbox using this cache configuration.
+    pub fn sandbox(&self) -> anyhow::Result<Sandbox> {
+        let cache_root = if self.no_cache {
+            None
+        } else {
+            self.cache_dir.clone().or_else(default_cache_root)
+        };
+        let options = SandboxOptions {
+            cache_root,
+            ..SandboxOptions::default()
+        };
+        Sandbox::new(&options).map_err(|e| anyhow::anyhow!("cannot create the sandbox: {e:#}"))
+    }
+}
+
+fn init_logging(verbose: u8) {
+    let level = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("VERIGATE_LOG")
+        // wasmtime-wasi logs guest misuse at `warn`; a hostile guest must not be
+        // able to flood the host's log, so those stay quiet unless asked for.
+        .unwrap_or_else(|_| {
+            tracing_subscriber::EnvFilter::new(format!("{level},wasmtime_wasi=error"))
+        });
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+/// Parses arguments, runs the command and maps its result to an exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let result = match cli.command {
+        Command::Grade(args) => grade::run(&args),
+        Command::Report(args) => report::run(&args),
+        Command::Run(args) => run::run(&args),
+        Command::Registry(args) => registry::run(&args),
+        Command::Bench(args) => bench::bench(&args),
+        Command::WrapPython(args) => python::wrap_python(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("verigate: error: {err:#}");
+            ExitCode::from(EXIT_HOST_ERROR)
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! `verigate registry build|verify|add|import-sphyr|list|show`.
+
+use super::CacheArgs;
+use crate::build;
+use crate::import::sphyr;
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use verigate_registry::{LOCK_FILE, Registry, maintain};
+
+/// The environment variable naming the registry when `--registry` is not given.
+pub const REGISTRY_ENV: &str = "VERIGATE_REGISTRY";
+
+/// Where the registry lives.
+#[derive(Args, Clone, Debug)]
+pub struct RegistryArgs {
+    /// Registry directory [default: $VERIGATE_REGISTRY, else ./registry].
+    #[arg(long, global = true)]
+    pub registry: Option<PathBuf>,
+}
+
+impl RegistryArgs {
+    /// The registry directory: `--registry`, else `$VERIGATE_REGISTRY`, else
+    /// `registry/` in the current directory; never a path fixed at build time.
+    pub fn root(&self) -> anyhow::Result<PathBuf> {
+        if let Some(dir) = &self.registry {
+            return Ok(dir.clone());
+        }
+        if let Some(dir) = std::env::var_os(REGISTRY_ENV) {
+            return Ok(dir.into());
+        }
+        let here = PathBuf::from("registry");
+        if here.join(LOCK_FILE).is_file() {
+            return Ok(here);
+        }
+        bail!(
+            "no registry here: pass --registry DIR, set {REGISTRY_ENV}, or run from a \
+             directory holding registry/ (with its {LOCK_FILE})"
+        )
+    }
+
+    /// Opens the registry, refusing one whose files do not match its lock.
+    pub fn open(&self) -> anyhow::Result<Registry> {
+        Ok(Registry::open(&self.root()?)?)
+    }
+}
+
+#[derive(Subcommand)]
+pub enum RegistryCommand {
+    /// Compile `guest-verifiers/` reproducibly, store modules by hash, update the lock.
+    Build,
+    /// Check the lock, every module and every item's witnesses.
+    Verify {
+        /// Also rebuild `guest-verifiers/` and compare with the committed bytes.
+        #[arg(long)]
+        rebuild: bool,
+    },
+    /// Validate a contributed verifier and item, and add them only if all checks pass.
+    Add {
+        /// The module (any language targeting wasm32-wasip1), or a Python
+        /// script (`.py`: wrapped as by `verigate wrap-python`, the script
+        /// kept as the item's `instance/verifier.py`).
+        #[arg(long)]
+        module: PathBuf,
+        /// The verifier's name in modules.toml.
+        #[arg(long)]
+        name: String,
+        /// The item's item.toml.
+        #[arg(long)]
+        item: PathBuf,
+        /// Instance files, mounted at /item.
+        #[arg(long)]
+        instance: Option<PathBuf>,
+    },
+    /// Import SPhyR dataset files (`<config>.jsonl`) as item families `sphyr/<config>`.
+    ImportSphyr {
+        /// Dataset files, named by their config (`1_random_cell_easy.jsonl`, …).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Keep only the first N rows of each file.
+        #[arg(long)]
+        rows: Option<usize>,
+    },
+    /// Rewrite the lock after a deliberate hand edit, after checking that every
+    /// item still parses (witnesses: `registry verify`).
+    Relock,
+    /// List items.
+    List {
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one item.
+    Show {
+        /// Item id.
+        id: String,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+pub struct RegistryCli {
+    #[command(subcommand)]
+    command: RegistryCommand,
+    #[command(flatten)]
+    location: RegistryArgs,
+    #[command(flatten)]
+    cache: CacheArgs,
+}
+
+/// The checkout holding `guest-verifiers/`: the current directory, which
+/// `registry build` and `verify --rebuild` must be run from.
+fn repo_root() -> anyhow::Result<PathBuf> {
+    let here = PathBuf::from(".");
+    if !here.join(build::GUEST_WORKSPACE).is_dir() {
+        bail!(
+            "no {}/ in the current directory: run this from a verigate checkout",
+            build::GUEST_WORKSPACE
+        );
+    }
+    Ok(here)
+}
+
+pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
+    let root = cli.location.root()?;
+    match &cli.command {
+        RegistryCommand::Build => {
+            eprintln!(
+                "registry build: changing the registry at {}",
+                root.display()
+            );
+            for module in build::build(&repo_root()?, &root)? {
+                let state = if module.changed {
+                    "updated"
+                } else {
+                    "unchanged"
+                };
+                println!("{:<28} {} {state}", module.name, module.sha256);
+            }
+            let registry = Registry::open(&root)?;
+            println!("registry digest {}", registry.digest());
+            Ok(ExitCode::SUCCESS)
+        }
+        RegistryCommand::Verify { rebuild } => {
+            let sandbox = cli.cache.sandbox()?;
+            let report = if *rebuild {
+                build::verify_rebuild(&root, &sandbox, &repo_root()?)
+            } else {
+                maintain::verify(&root, &sandbox)
+            };
+            for problem in &report.problems {
+                println!("FAIL {problem}");
+            }
+            for skipped in &report.skipped {
+                println!("skipped: {skipped}");
+            }
+            println!(
+                "checked {} modules, {} items, {} witnesses, {} rebuilt: {} problem(s)",
+                report.modules,
+                report.items,
+                report.witnesses,
+                report.rebuilt,
+                report.problems.len()
+            );
+            Ok(if report.problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        RegistryCommand::Add {
+            module,
+            name,
+            item,
+            instance,
+        } => {
+            let (python, wasm) = if module.extension().is_some_and(|e| e == "py") {
+                let (script, wasm) = super::python::wrap_script(module, None, None)?;
+                (Some(script), wasm)
+            } else {
+                let wasm = std::fs::read(module)
+                    .with_context(|| format!("cannot read {}", module.display()))?;
+                (None, wasm)
+            };
+            let item_toml = std::fs::read_to_string(item)
+                .with_context(|| format!("cannot read {}", item.display()))?;
+            if let Some(dir) = instance
+                && !dir.is_dir()
+            {
+                bail!("instance directory {} is not a directory", dir.display());
+            }
+            let sandbox = cli.cache.sandbox()?;
+            let contribution = maintain::Contribution {
+                name,
+                wasm: &wasm,
+                item_toml: &item_toml,
+                instance_dir: instance.as_deref(),
+                python: python.as_deref(),
+            };
+            eprintln!("registry add: changing the registry at {}", root.display());
+            match maintain::add(&root, &sandbox, &contribution) {
+                Ok(added) => {
+                    println!(
+                        "added {} (module {name}); registry digest {}",
+                        added.id,
+                        Registry::open(&root)?.digest()
+                    );
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(problems) => {
+                    for problem in &problems {
+                        println!("REJECTED {problem}");
+                    }
+                    println!("contribution rejected; the registry is unchanged");
+                    Ok(ExitCode::FAILURE)
+                }
+            }
+        }
+        RegistryCommand::ImportSphyr { files, rows } => {
+            let files: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
+            eprintln!("import-sphyr: changing the registry at {}", root.display());
+            for imported in sphyr::import(&root, &files, *rows)? {
+                println!("{:<32} {} rows", imported.family, imported.rows);
+            }
+            println!(
+                "registry digest {}; check the witnesses with `verigate registry verify`",
+                Registry::open(&root)?.digest()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        RegistryCommand::Relock => {
+            eprintln!(
+                "registry relock: changing the registry at {}",
+                root.display()
+            );
+            let lock = verigate_registry::Lock::compute(&root)?;
+            lock.write(&root)?;
+            match Registry::open(&root) {
+                Ok(registry) => {
+                    println!("registry digest {}", registry.digest());
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => bail!("relocked, but the registry does not open: {e}"),
+            }
+        }
+        RegistryCommand::List { json } => {
+            let registry = cli.location.open()?;
+            for item in registry.items().values() {
+                if *json {
+                    println!("{}", serde_json::to_string(item)?);
+                } else {
+                    let kind = serde_json::to_value(item.metadata.kind)?;
+                    println!(
+                        "{:<40} {:<10} {:<13} {}",
+                        item.id,
+                        item.metadata.benchmark,
+                        kind.as_str().unwrap_or_default(),
+                        item.module.as_deref().unwrap_or("-")
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        RegistryCommand::Show { id, json } => {
+            let registry = cli.location.open()?;
+            let item = registry.item(id)?;
+            if *json {
+                println!("{}", serde_json::to_string_pretty(item)?);
+            } else {
+                print!("{}", toml::to_string(item)?);
+                if let Some(module) = &item.module {
+                    let (path, _) = registry.module(module)?;
+                    println!("# module file: {}", path.display());
+                }
+                if let Some(dir) = registry.instance_dir(item) {
+                    println!("# instance directory: {}", dir.display());
+                }
+                println!("# registry digest: {}", registry.digest());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

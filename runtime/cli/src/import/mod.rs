@@ -1,0 +1,4 @@
+//! Importers: public dataset files turned into registry items, every file
+//! checked before anything is written.
+
+pub mod sphyr;

@@ -1,0 +1,7 @@
+//! The `verigate` command-line tool.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    verigate::commands::main()
+}

@@ -1,0 +1,164 @@
+//! Grading a batch of model responses against registry items.
+//!
+//! [`Grader::grade`] streams a JSONL file of [`ResponseLine`]s: each line is checked,
+//! extracted (ComBench's section and `<construct>` rules for ComBench items),
+//! matched with its proof judgment, run through its verifier on a pool of
+//! workers, scored, and handed on as a [`GradeRecord`] — in input order, with
+//! memory flat in the number of lines.
+
+pub mod judgments;
+mod plan;
+pub mod record;
+pub mod resume;
+
+pub use judgments::{Judgment, Judgments};
+pub use record::{GradeOutcome, GradeRecord, NoVerifier, ProofStatus, ResponseLine};
+
+use plan::{Planned, Planner, finish};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::BufRead;
+use verigate_registry::Registry;
+use verigate_sandbox::{Sandbox, run_batch};
+
+/// A bad input line, skipped; `line` is 1-based.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong, naming the field.
+    pub message: String,
+}
+
+/// What a grading run needs besides its input.
+pub struct Grader<'a> {
+    /// Where items and verifiers come from.
+    pub registry: &'a Registry,
+    /// Runs the verifiers.
+    pub sandbox: &'a Sandbox,
+    /// Proof judgments (empty for benchmarks without them).
+    pub judgments: &'a mut Judgments,
+    /// Worker threads.
+    pub workers: usize,
+}
+
+/// Where a record reaches the caller from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Graded by this run.
+    Graded,
+    /// Taken from the earlier run being resumed.
+    Resumed,
+}
+
+impl Grader<'_> {
+    /// Grades every line of `input` (JSONL of [`ResponseLine`]), streaming:
+    /// records reach `on_record` in input order as soon as they and every
+    /// earlier record are ready. Bad lines reach `on_error` and are skipped.
+    ///
+    /// `done` are the records of an earlier, interrupted run on the same
+    /// input, in order: each stands for the next good line, which is then not
+    /// graded again. A record that does not match its line (another id or
+    /// sample, or an unreadable record) stops the run with `Err`.
+    pub fn grade(
+        &mut self,
+        input: impl BufRead,
+        done: impl IntoIterator<Item = Result<GradeRecord, String>>,
+        mut on_record: impl FnMut(&GradeRecord, Origin),
+        mut on_error: impl FnMut(InputError),
+    ) -> Result<(), String> {
+        let mut planner = Planner::new(self.registry, self.sandbox, self.judgments);
+        let mut done = done.into_iter().fuse();
+        let mut mismatch = None;
+        // Records in input order: `Err` ones are complete, `Ok` ones wait for
+        // their run's report (reports arrive in the same order as the jobs).
+        let pending: RefCell<VecDeque<Result<GradeRecord, (GradeRecord, Origin)>>> =
+            RefCell::default();
+        let jobs = crate::jsonl::read::<ResponseLine>(input)
+            .map_while(|(line, parsed)| {
+                let planned = parsed.and_then(|response| {
+                    let item = planner.item(&response)?;
+                    match done.next() {
+                        None => planner.plan(item, response).map(Some),
+                        Some(earlier) => match resumed(earlier, &response, line) {
+                            Ok(record) => {
+                                planner.judgments.take(&response.id, &response.sample);
+                                pending
+                                    .borrow_mut()
+                                    .push_back(Err((record, Origin::Resumed)));
+                                Ok(None)
+                            }
+                            Err(e) => {
+                                mismatch = Some(e);
+                                Ok(None)
+                            }
+                        },
+                    }
+                });
+                if mismatch.is_some() {
+                    return None;
+                }
+                Some(match planned {
+                    Ok(Some(Planned::Run(job, record))) => {
+                        pending.borrow_mut().push_back(Ok(record));
+                        Some(job)
+                    }
+                    Ok(Some(Planned::Done(record))) => {
+                        pending
+                            .borrow_mut()
+                            .push_back(Err((record, Origin::Graded)));
+                        None
+                    }
+                    Ok(None) => None,
+                    Err(message) => {
+                        on_error(InputError { line, message });
+                        None
+                    }
+                })
+            })
+            .flatten();
+        run_batch(self.sandbox, jobs, self.workers, |report| {
+            loop {
+                let next = pending.borrow_mut().pop_front().expect("a record per job");
+                match next {
+                    Err((record, origin)) => on_record(&record, origin),
+                    Ok(record) => {
+                        on_record(&finish(record, report), Origin::Graded);
+                        break;
+                    }
+                }
+            }
+        });
+        for (record, origin) in pending.into_inner().into_iter().flat_map(Result::err) {
+            on_record(&record, origin);
+        }
+        if let Some(e) = mismatch {
+            return Err(e);
+        }
+        match done.next() {
+            Some(_) => Err(
+                "cannot resume: the results hold more records than the responses \
+                 have good lines; were they graded from another file?"
+                    .into(),
+            ),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Checks that an earlier run's record belongs to the response on `line`.
+fn resumed(
+    earlier: Result<GradeRecord, String>,
+    response: &ResponseLine,
+    line: usize,
+) -> Result<GradeRecord, String> {
+    let record = earlier.map_err(|e| format!("cannot resume: the results hold a bad line: {e}"))?;
+    if record.id != response.id || record.sample != response.sample {
+        return Err(format!(
+            "cannot resume: the results continue with item `{}` sample {}, but the responses \
+             continue (line {line}) with item `{}` sample {}; were they graded from another file?",
+            record.id, record.sample, response.id, response.sample
+        ));
+    }
+    Ok(record)
+}

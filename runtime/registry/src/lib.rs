@@ -1,0 +1,235 @@
+//! The frozen, content-addressed verifier registry.
+//!
+//! Layout of a registry directory (documented for users in `registry/README.md`):
+//! - `modules/<sha256>.wasm` — verifier modules, named by the sha256 of their bytes;
+//! - `modules.toml` — verifier name → sha256 (and the crate it is built from);
+//! - `items/<id>/item.toml` — one [`Item`] per benchmark item, with an optional
+//!   `items/<id>/instance/` directory mounted read-only at `/item`;
+//! - `items/<family>/family.toml` + `rows.jsonl` — a [`family::Family`] of
+//!   items, one per row;
+//! - `benchmarks/<benchmark>.toml` — a benchmark's own tabulation data (e.g.
+//!   SCBench's task table), read by the grading library's benchmark module;
+//! - `registry.lock` — the sha256 of every file above and one digest over them all.
+
+#![deny(missing_docs)]
+
+pub mod family;
+pub mod item;
+pub mod lock;
+pub mod maintain;
+
+pub use item::{Counterexample, Item, ItemKind, Metadata, PayloadMode};
+pub use lock::Lock;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Name of the lock file at the registry's root.
+pub const LOCK_FILE: &str = "registry.lock";
+/// Name of the module index at the registry's root.
+pub const MODULES_FILE: &str = "modules.toml";
+/// Name of an item's metadata file inside its directory.
+pub const ITEM_FILE: &str = "item.toml";
+/// Directory of the benchmarks' own data files (`<benchmark>.toml`).
+pub const BENCHMARKS_DIR: &str = "benchmarks";
+/// Name of an item's instance directory inside its directory.
+pub const INSTANCE_DIR: &str = "instance";
+
+/// A registry problem, naming the file (and line and field where known).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryError(pub String);
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// One entry of `modules.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModuleEntry {
+    /// sha256 of the module bytes (`modules/<sha256>.wasm`).
+    pub sha256: String,
+    /// The crate under `guest-verifiers/` it is built from; none for
+    /// contributed modules, which are frozen as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// For a Python verifier: the script it was wrapped from, relative to
+    /// the registry root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub python: Option<String>,
+}
+
+/// Verifier name → module entry.
+pub type ModuleIndex = BTreeMap<String, ModuleEntry>;
+
+/// An opened registry whose files matched its lock.
+#[derive(Debug)]
+pub struct Registry {
+    root: PathBuf,
+    lock: Lock,
+    modules: ModuleIndex,
+    items: BTreeMap<String, Item>,
+    benchmarks: BTreeMap<String, String>,
+}
+
+/// Parses a TOML file, naming it (and the line and column) on error.
+pub fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, RegistryError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| RegistryError(format!("{}: {e}", path.display())))?;
+    toml::from_str(&text).map_err(|e| RegistryError(format!("{}: {e}", path.display())))
+}
+
+impl Registry {
+    /// Opens the registry at `root`, refusing it unless every file matches
+    /// `registry.lock` and every item parses and checks.
+    pub fn open(root: &Path) -> Result<Registry, RegistryError> {
+        let lock = Lock::read(&root.join(LOCK_FILE))?;
+        lock.check_files(root)?;
+        let modules_path = root.join(MODULES_FILE);
+        let modules: ModuleIndex = if modules_path.exists() {
+            read_toml(&modules_path)?
+        } else {
+            ModuleIndex::new()
+        };
+        let mut items = BTreeMap::new();
+        let mut add = |item: Item, file: &dyn fmt::Display| {
+            if let Some(module) = &item.module
+                && !modules.contains_key(module)
+            {
+                return Err(RegistryError(format!(
+                    "{file}: field `module`: no module `{module}` in {MODULES_FILE}"
+                )));
+            }
+            let id = item.id.clone();
+            if items.insert(id.clone(), item).is_some() {
+                return Err(RegistryError(format!(
+                    "{file}: item `{id}` is defined twice (an item.toml and a family row, or two rows)"
+                )));
+            }
+            Ok(())
+        };
+        for path in lock::files_under(root, "items")? {
+            let Some(dir) = path.parent() else { continue };
+            if dir.file_name().is_some_and(|n| n == INSTANCE_DIR) {
+                continue;
+            }
+            let expected = dir
+                .strip_prefix(root.join("items"))
+                .expect("listed under items/")
+                .to_string_lossy()
+                .replace('\\', "/");
+            let file = path.display();
+            if path.file_name().is_some_and(|n| n == ITEM_FILE) {
+                let item: Item = read_toml(&path)?;
+                if item.id != expected {
+                    return Err(RegistryError(format!(
+                        "{file}: field `id` is `{}` but the item lives in items/{expected}",
+                        item.id
+                    )));
+                }
+                item.check()
+                    .map_err(|e| RegistryError(format!("{file}: {e}")))?;
+                add(item, &file)?;
+            } else if path.file_name().is_some_and(|n| n == family::FAMILY_FILE) {
+                let family = family::Family::read(dir, &expected)?;
+                for item in family.items(dir)? {
+                    add(item, &dir.join(family::ROWS_FILE).display())?;
+                }
+            }
+        }
+        let mut benchmarks = BTreeMap::new();
+        for path in lock::files_under(root, BENCHMARKS_DIR)? {
+            if let (Some(name), Some("toml")) = (
+                path.file_stem().and_then(|s| s.to_str()),
+                path.extension().and_then(|s| s.to_str()),
+            ) {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| RegistryError(format!("{}: {e}", path.display())))?;
+                benchmarks.insert(name.to_owned(), text);
+            }
+        }
+        Ok(Registry {
+            root: root.to_path_buf(),
+            lock,
+            modules,
+            items,
+            benchmarks,
+        })
+    }
+
+    /// The registry's root directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The one digest naming every module and item file.
+    pub fn digest(&self) -> &str {
+        &self.lock.digest
+    }
+
+    /// The module index.
+    pub fn modules(&self) -> &ModuleIndex {
+        &self.modules
+    }
+
+    /// All items, by id.
+    pub fn items(&self) -> &BTreeMap<String, Item> {
+        &self.items
+    }
+
+    /// The text of `benchmarks/<benchmark>.toml`, the benchmark's own data,
+    /// and that file's path (for error messages).
+    pub fn benchmark_data(&self, benchmark: &str) -> Option<(PathBuf, &str)> {
+        let text = self.benchmarks.get(benchmark)?;
+        let path = self
+            .root
+            .join(BENCHMARKS_DIR)
+            .join(format!("{benchmark}.toml"));
+        Some((path, text))
+    }
+
+    /// The item with this id.
+    pub fn item(&self, id: &str) -> Result<&Item, RegistryError> {
+        self.items.get(id).ok_or_else(|| {
+            RegistryError(format!(
+                "no item `{id}` in the registry at {}",
+                self.root.display()
+            ))
+        })
+    }
+
+    /// Path and entry of the module named `name`.
+    pub fn module(&self, name: &str) -> Result<(PathBuf, &ModuleEntry), RegistryError> {
+        let entry = self
+            .modules
+            .get(name)
+            .ok_or_else(|| RegistryError(format!("no module `{name}` in {MODULES_FILE}")))?;
+        Ok((module_path(&self.root, &entry.sha256), entry))
+    }
+
+    /// The instance directory of `item`, if it has one.
+    pub fn instance_dir(&self, item: &Item) -> Option<PathBuf> {
+        let dir = self.root.join("items").join(&item.id).join(INSTANCE_DIR);
+        dir.is_dir().then_some(dir)
+    }
+}
+
+/// Where the module with `sha256` is stored under `root`.
+pub fn module_path(root: &Path, sha256: &str) -> PathBuf {
+    root.join("modules").join(format!("{sha256}.wasm"))
+}
+
+/// Writes `modules.toml`.
+pub fn write_index(registry_root: &Path, index: &ModuleIndex) -> Result<(), RegistryError> {
+    let path = registry_root.join(MODULES_FILE);
+    let err = |e: &dyn fmt::Display| RegistryError(format!("{}: {e}", path.display()));
+    let body = toml::to_string(index).map_err(|e| err(&e))?;
+    let text = format!("# Verifier name -> module bytes (modules/<sha256>.wasm).\n\n{body}");
+    std::fs::write(&path, text).map_err(|e| err(&e))
+}

@@ -1,0 +1,373 @@
+//! `registry verify` and `registry add`: the checks that make a registry
+//! trustworthy, and the only way untrusted modules get in.
+
+use crate::lock::Lock;
+use crate::{
+    INSTANCE_DIR, ITEM_FILE, Item, ModuleEntry, Registry, RegistryError, module_path, write_index,
+};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+use verigate_sandbox::{Limits, Outcome, Request, Sandbox, Verifier, sha256_hex};
+
+/// Largest module `registry add` accepts, in bytes.
+pub const MAX_MODULE_BYTES: usize = 16 << 20;
+
+/// The most generous limits a contributed item may ask for.
+pub const MAX_CONTRIBUTED_LIMITS: Limits = Limits {
+    fuel: 100_000_000_000,
+    memory_bytes: 1 << 30,
+    timeout_ms: 60_000,
+    max_output_bytes: 1 << 20,
+    max_payload_bytes: 16 << 20,
+};
+
+/// One problem found by `verify` or `add`: what it concerns and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The item id, module name or file concerned.
+    pub subject: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.subject, self.reason)
+    }
+}
+
+/// A [`Problem`] about `subject`.
+pub fn problem(subject: impl Into<String>, reason: impl Into<String>) -> Problem {
+    Problem {
+        subject: subject.into(),
+        reason: reason.into(),
+    }
+}
+
+/// What `verify` looked at, and what it found wrong.
+#[derive(Debug, Default)]
+pub struct VerifyReport {
+    /// Modules checked (imports, compilation).
+    pub modules: usize,
+    /// Items checked.
+    pub items: usize,
+    /// Reference witnesses and counterexamples run.
+    pub witnesses: usize,
+    /// Modules rebuilt from source (or re-wrapped from their Python script) and compared.
+    pub rebuilt: usize,
+    /// What could not be checked as asked, and why (not problems of the registry).
+    pub skipped: Vec<String>,
+    /// Everything that failed.
+    pub problems: Vec<Problem>,
+}
+
+/// Runs an item's reference witness (must pass, or reach its `reference_score`)
+/// and counterexamples (must not pass), under the item's own limits and instance
+/// directory.
+pub fn check_witnesses(
+    sandbox: &Sandbox,
+    verifier: &Verifier,
+    item: &Item,
+    instance_dir: Option<&Path>,
+) -> (usize, Vec<Problem>) {
+    let run = |payload: &str| {
+        sandbox.run(
+            verifier,
+            &Request {
+                payload: payload.as_bytes().to_vec(),
+                item_dir: instance_dir.map(Path::to_owned),
+                limits: item.limits,
+                protocol: item.protocol,
+                row: item.row.clone(),
+            },
+        )
+    };
+    let mut problems = Vec::new();
+    let mut runs = 0;
+    if let Some(reference) = &item.reference {
+        runs += 1;
+        match (run(reference), item.reference_score) {
+            (Ok(report), None) if report.passed => {}
+            (Ok(report), Some(least))
+                if matches!(report.outcome, Outcome::Pass | Outcome::Fail)
+                    && report.score >= least => {}
+            (Ok(report), Some(least)) => problems.push(problem(
+                &item.id,
+                format!(
+                    "reference witness scores {} ({}), under its reference_score {least}",
+                    report.score, report.outcome
+                ),
+            )),
+            (Ok(report), None) => problems.push(problem(
+                &item.id,
+                format!(
+                    "reference witness does not pass: {} ({})",
+                    report.outcome, report.message
+                ),
+            )),
+            (Err(e), _) => problems.push(problem(&item.id, format!("reference witness: {e}"))),
+        }
+    }
+    for (i, counter) in item.counterexamples.iter().enumerate() {
+        runs += 1;
+        match run(&counter.payload) {
+            Ok(report) if !report.passed && report.outcome != Outcome::Timeout => {}
+            Ok(report) => problems.push(problem(
+                &item.id,
+                format!(
+                    "counterexample {} is not rejected: {}",
+                    i + 1,
+                    report.outcome
+                ),
+            )),
+            Err(e) => problems.push(problem(&item.id, format!("counterexample {}: {e}", i + 1))),
+        }
+    }
+    (runs, problems)
+}
+
+/// Checks a registry: lock against files, every module (imports, compiles)
+/// and every item's witnesses. (Rebuilding modules from source is the
+/// CLI's `registry verify --rebuild`: it needs cargo.)
+pub fn verify(root: &Path, sandbox: &Sandbox) -> VerifyReport {
+    let mut report = VerifyReport::default();
+    let registry = match Registry::open(root) {
+        Ok(registry) => registry,
+        Err(e) => {
+            report
+                .problems
+                .push(problem(root.display().to_string(), e.0));
+            return report;
+        }
+    };
+    let mut loaded: BTreeMap<&str, Arc<Verifier>> = BTreeMap::new();
+    for (name, entry) in registry.modules() {
+        report.modules += 1;
+        let path = module_path(root, &entry.sha256);
+        match sandbox.load_file(&path) {
+            Ok(Ok(verifier)) => {
+                loaded.insert(name, verifier);
+            }
+            Ok(Err(refused)) => report.problems.push(problem(name, refused.reason)),
+            Err(e) => report.problems.push(problem(name, e.to_string())),
+        }
+    }
+    for item in registry.items().values() {
+        report.items += 1;
+        let Some(verifier) = item.module.as_deref().and_then(|m| loaded.get(m)) else {
+            continue;
+        };
+        let instance = registry.instance_dir(item);
+        let (runs, problems) = check_witnesses(sandbox, verifier, item, instance.as_deref());
+        report.witnesses += runs;
+        report.problems.extend(problems);
+    }
+    report
+}
+
+/// A contributed verifier and the item it checks.
+pub struct Contribution<'a> {
+    /// The verifier's name in `modules.toml`.
+    pub name: &'a str,
+    /// The module bytes (any language targeting `wasm32-wasip1`).
+    pub wasm: &'a [u8],
+    /// The item's `item.toml` text, stored as given.
+    pub item_toml: &'a str,
+    /// Instance files to mount at `/item`.
+    pub instance_dir: Option<&'a Path>,
+    /// For a Python verifier (`wasm` wrapped from it): the script, stored as
+    /// `instance/verifier.py` of the item and named in `modules.toml`.
+    pub python: Option<&'a str>,
+}
+
+/// Where a Python verifier's script is kept, in its item's directory.
+const PYTHON_SCRIPT: &str = "verifier.py";
+
+fn check_contribution(
+    registry: &Registry,
+    sandbox: &Sandbox,
+    c: &Contribution<'_>,
+    item: &Item,
+) -> Result<(), Vec<Problem>> {
+    let id = item.id.as_str();
+    let mut problems = Vec::new();
+    if let Err(e) = item.check() {
+        problems.push(problem(id, e));
+    }
+    if item.module.as_deref() != Some(c.name) {
+        problems.push(problem(
+            id,
+            format!(
+                "field `module` must name the contributed module `{}`",
+                c.name
+            ),
+        ));
+    }
+    if c.python.is_some()
+        && c.instance_dir
+            .is_some_and(|dir| dir.join(PYTHON_SCRIPT).exists())
+    {
+        problems.push(problem(
+            id,
+            format!(
+                "the instance directory already holds a `{PYTHON_SCRIPT}`, where the script goes"
+            ),
+        ));
+    }
+    if registry.items().contains_key(id) {
+        problems.push(problem(
+            id,
+            "an item with this id is already in the registry",
+        ));
+    }
+    let sha256 = sha256_hex(c.wasm);
+    if let Some(existing) = registry.modules().get(c.name)
+        && existing.sha256 != sha256
+    {
+        problems.push(problem(
+            c.name,
+            format!("name already used by module {}", existing.sha256),
+        ));
+    }
+    if c.wasm.len() > MAX_MODULE_BYTES {
+        problems.push(problem(
+            c.name,
+            format!(
+                "module is {} bytes; the cap is {MAX_MODULE_BYTES}",
+                c.wasm.len()
+            ),
+        ));
+    }
+    let (l, max) = (item.limits, MAX_CONTRIBUTED_LIMITS);
+    for (field, value, cap) in [
+        ("fuel", l.fuel, max.fuel),
+        ("memory_bytes", l.memory_bytes, max.memory_bytes),
+        ("timeout_ms", l.timeout_ms, max.timeout_ms),
+        ("max_output_bytes", l.max_output_bytes, max.max_output_bytes),
+        (
+            "max_payload_bytes",
+            l.max_payload_bytes,
+            max.max_payload_bytes,
+        ),
+    ] {
+        if value > cap {
+            problems.push(problem(
+                id,
+                format!("field `limits.{field}` = {value} exceeds the policy cap {cap}"),
+            ));
+        }
+    }
+    if let Some(dir) = c.instance_dir
+        && let Err(e) = regular_files(dir)
+    {
+        problems.push(problem(id, e.0));
+    }
+    if problems.is_empty() {
+        match sandbox.load(c.wasm) {
+            Ok(verifier) => {
+                problems.extend(check_witnesses(sandbox, &verifier, item, c.instance_dir).1)
+            }
+            Err(refused) => problems.push(problem(c.name, refused.reason)),
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Every file under `dir` relative to it; refuses symbolic links and
+/// anything that is not a regular file or directory.
+fn regular_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, RegistryError> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        let entries = std::fs::read_dir(&current)
+            .map_err(|e| RegistryError(format!("{}: {e}", current.display())))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| RegistryError(format!("{}: {e}", current.display())))?;
+            let kind = entry
+                .file_type()
+                .map_err(|e| RegistryError(format!("{}: {e}", entry.path().display())))?;
+            if kind.is_dir() {
+                pending.push(entry.path());
+            } else if kind.is_file() {
+                files.push(
+                    entry
+                        .path()
+                        .strip_prefix(dir)
+                        .expect("under dir")
+                        .to_path_buf(),
+                );
+            } else {
+                return Err(RegistryError(format!(
+                    "{}: instance files must be regular files (no links or devices)",
+                    entry.path().display()
+                )));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Validates a contribution completely and only then adds it: module by
+/// hash, `modules.toml`, `items/<id>/` and the lock. A rejected contribution
+/// leaves the registry untouched.
+pub fn add(root: &Path, sandbox: &Sandbox, c: &Contribution<'_>) -> Result<Item, Vec<Problem>> {
+    let registry =
+        Registry::open(root).map_err(|e| vec![problem(root.display().to_string(), e.0)])?;
+    let item: Item =
+        toml::from_str(c.item_toml).map_err(|e| vec![problem("item.toml", e.to_string())])?;
+    check_contribution(&registry, sandbox, c, &item)?;
+    write_contribution(&registry, c, &item).map_err(|e| vec![problem(&item.id, e.0)])?;
+    Ok(item)
+}
+
+fn write_contribution(
+    registry: &Registry,
+    c: &Contribution<'_>,
+    item: &Item,
+) -> Result<(), RegistryError> {
+    let root = registry.root();
+    let io = |path: &Path, e: std::io::Error| RegistryError(format!("{}: {e}", path.display()));
+    let sha256 = sha256_hex(c.wasm);
+    let module = module_path(root, &sha256);
+    if !module.exists() {
+        std::fs::write(&module, c.wasm).map_err(|e| io(&module, e))?;
+    }
+    let mut index = registry.modules().clone();
+    index.insert(
+        c.name.to_owned(),
+        ModuleEntry {
+            sha256,
+            source: None,
+            python: c
+                .python
+                .map(|_| format!("items/{}/{INSTANCE_DIR}/{PYTHON_SCRIPT}", item.id)),
+        },
+    );
+    write_index(root, &index)?;
+    let item_dir = root.join("items").join(&item.id);
+    std::fs::create_dir_all(&item_dir).map_err(|e| io(&item_dir, e))?;
+    if let Some(script) = c.python {
+        let dir = item_dir.join(INSTANCE_DIR);
+        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        let path = dir.join(PYTHON_SCRIPT);
+        std::fs::write(&path, script).map_err(|e| io(&path, e))?;
+    }
+    let item_file = item_dir.join(ITEM_FILE);
+    std::fs::write(&item_file, c.item_toml).map_err(|e| io(&item_file, e))?;
+    if let Some(source) = c.instance_dir {
+        for relative in regular_files(source)? {
+            let to = item_dir.join(INSTANCE_DIR).join(&relative);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+            }
+            std::fs::copy(source.join(&relative), &to).map_err(|e| io(&to, e))?;
+        }
+    }
+    Lock::compute(root)?.write(root)
+}

@@ -1,0 +1,75 @@
+//! Loading a verifier module: validation, compilation (through the cache) and
+//! pre-instantiation.
+
+use crate::cache::CacheStatus;
+use crate::store::HostState;
+use sha2::{Digest, Sha256};
+use std::time::Duration;
+use verigate_contract::{PROTOCOL_SECTION, Protocol, WASI_MODULE};
+use wasmtime::{ExternType, InstancePre, Module};
+
+/// A compiled, validated, pre-linked verifier, ready to instantiate.
+pub struct Verifier {
+    /// sha256 of the module bytes, lowercase hex.
+    pub sha256: String,
+    /// The protocol the module declares in its `verigate.protocol` section.
+    pub declared_protocol: Option<Protocol>,
+    /// Where the compiled code came from.
+    pub cache: CacheStatus,
+    /// Time spent compiling or reading the compiled form.
+    pub load_time: Duration,
+    pub(crate) pre: InstancePre<HostState>,
+}
+
+/// Lowercase hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Checks that `module` is a WASI command that imports only WASI preview 1
+/// functions; the error names the offending import or export.
+pub fn check_shape(module: &Module) -> Result<(), String> {
+    for import in module.imports() {
+        let (from, name) = (import.module(), import.name());
+        if from != WASI_MODULE {
+            return Err(format!(
+                "import `{from}::{name}` is not allowed: a verifier may import only `{WASI_MODULE}` functions"
+            ));
+        }
+        if !matches!(import.ty(), ExternType::Func(_)) {
+            return Err(format!("import `{from}::{name}` is not a function"));
+        }
+    }
+    if !matches!(module.get_export("_start"), Some(ExternType::Func(_))) {
+        return Err(
+            "module exports no `_start` function: a verifier must be a WASI command".into(),
+        );
+    }
+    if !matches!(module.get_export("memory"), Some(ExternType::Memory(_))) {
+        return Err("module exports no `memory`".into());
+    }
+    Ok(())
+}
+
+/// The protocol declared in the module's `verigate.protocol` custom section.
+pub fn declared_protocol(wasm: &[u8]) -> Result<Option<Protocol>, String> {
+    let mut found = None;
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        let payload = payload.map_err(|e| format!("invalid module: {e}"))?;
+        if let wasmparser::Payload::CustomSection(section) = payload
+            && section.name() == PROTOCOL_SECTION
+        {
+            if found.is_some() {
+                return Err(format!("custom section `{PROTOCOL_SECTION}` appears twice"));
+            }
+            let text = std::str::from_utf8(section.data())
+                .map_err(|_| format!("custom section `{PROTOCOL_SECTION}` is not UTF-8"))?;
+            found = Some(
+                text.trim()
+                    .parse::<Protocol>()
+                    .map_err(|e| format!("custom section `{PROTOCOL_SECTION}`: {e}"))?,
+            );
+        }
+    }
+    Ok(found)
+}

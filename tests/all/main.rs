@@ -1,0 +1,13 @@
+//! verigate's integration tests, one module per area, in one test binary
+//! (one link of wasmtime instead of one per area).
+
+mod batch;
+mod cli;
+mod common;
+mod grade;
+mod hostile;
+mod python;
+mod registry;
+mod scbench;
+mod sphyr;
+mod verifiers;
