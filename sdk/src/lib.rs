@@ -31,7 +31,10 @@
 //! channel.
 //!
 //! Witnesses written as Python expressions (ComBench's `eval(payload)`) are
-//! read safely with [`payload_python`]; see the [`python`] module.
+//! read safely with [`payload_python`]; see the [`python`] module. Verifiers
+//! that port a Python grader score for score use the [`harness`] (the
+//! original's early returns and raises, Python's number coercions and `str`
+//! semantics).
 
 #![warn(missing_docs)]
 
@@ -45,6 +48,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+pub mod harness;
 #[cfg(not(target_family = "wasm"))]
 mod native;
 pub mod python;
@@ -186,7 +190,6 @@ macro_rules! ensure {
 // ---------------------------------------------------------------------------
 // Inputs
 // ---------------------------------------------------------------------------
-
 
 static PAYLOAD: OnceLock<Vec<u8>> = OnceLock::new();
 
@@ -682,6 +685,10 @@ pub fn run<V: Into<Verdict>>(protocol: Protocol, verify: impl Fn() -> Result<V>)
 /// `()` (meaning pass). It also emits the `verigate.protocol` custom section
 /// (wasm targets only) that tells the host which protocol to apply.
 ///
+/// `verigate_sdk::main!(verdict_json, grade_instance(grade));` is the same for a
+/// `grade(&instance, payload_text)` of the item's `instance.json` (see
+/// [`grade_instance`]): short for `main!(verdict_json, || grade_instance(grade))`.
+///
 /// ```no_run
 /// use verigate_sdk::{ensure, Result};
 ///
@@ -695,6 +702,9 @@ pub fn run<V: Into<Verdict>>(protocol: Protocol, verify: impl Fn() -> Result<V>)
 /// ```
 #[macro_export]
 macro_rules! main {
+    ($protocol:ident, grade_instance($grade:expr) $(,)?) => {
+        $crate::main!($protocol, || $crate::grade_instance($grade));
+    };
     (combench, $verify:expr $(,)?) => {
         $crate::main!(@define Combench, b"combench", $verify);
     };

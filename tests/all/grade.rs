@@ -23,7 +23,8 @@ fn registry_with_slow_item() -> TempDir {
     let dir = tempdir_with(&[(
         "item.toml",
         "id = \"slow/spin\"\nmodule = \"slow\"\nprotocol = \"combench\"\nreference = \"spin 10\"\n\
-         [metadata]\nbenchmark = \"slow\"\ntype = \"construction\"\n",
+         [metadata]\nbenchmark = \"slow\"\ntype = \"construction\"\n\
+         [[counterexample]]\npayload = \"nope\"\n",
     )]);
     let registry = dir.path().join("registry");
     copy_tree(&repo_root().join("registry"), &registry);
@@ -105,7 +106,7 @@ fn a_killed_run_resumes_with_no_line_lost_or_duplicated() {
         let err = stderr(&resume);
         assert!(resume.status.success(), "{err}");
         assert!(err.contains("resumed after"), "{err}");
-        assert!(err.contains("slow: 1 items, 300 samples"), "{err}");
+        assert!(err.contains("slow: 1 item, 300 samples"), "{err}");
         let resumed = std::fs::read(&part).unwrap();
         assert!(
             resumed == expected,
@@ -161,7 +162,7 @@ fn bad_lines_are_named_and_skipped() {
         let expected = format!("{}:{line}: {what}", responses.display());
         assert!(err.contains(&expected), "{expected} not in\n{err}");
     }
-    assert!(err.contains("3 bad input line(s) skipped"), "{err}");
+    assert!(err.contains("3 bad input lines skipped"), "{err}");
     let text = std::fs::read_to_string(&results).unwrap();
     let samples: Vec<serde_json::Value> = text
         .lines()
@@ -180,7 +181,7 @@ fn bad_lines_are_named_and_skipped() {
     );
     let tables = String::from_utf8(out.stdout).unwrap();
     assert!(
-        tables.contains("slow: 1 items, 2 samples, k = 2"),
+        tables.contains("slow: 1 item, 2 samples, k = 2"),
         "{tables}"
     );
 }
@@ -447,8 +448,11 @@ fn bad_judgments_are_named_and_skipped() {
         let expected = format!("{}:{line}: {what}", judgments.display());
         assert!(err.contains(&expected), "{expected} not in\n{err}");
     }
-    assert!(err.contains("5 bad input line(s)"), "{err}");
-    assert!(err.contains("1 judgment(s) match no response"), "{err}");
+    assert!(err.contains("5 bad input lines"), "{err}");
+    assert!(
+        err.contains("1 of 2 judgment(s) match no response"),
+        "{err}"
+    );
     let record: serde_json::Value =
         serde_json::from_str(std::fs::read_to_string(&results).unwrap().trim()).unwrap();
     assert_eq!(

@@ -22,7 +22,8 @@ use std::collections::HashSet;
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
-use verigate_sdk::python::Value;
+use verigate_sdk::harness::{Step, Stop};
+use verigate_sdk::python::{Value, coerce};
 use verigate_sdk::serde_json::json;
 
 #[derive(Deserialize)]
@@ -45,37 +46,26 @@ fn ints(v: &[i64]) -> Vec<f64> {
     v.iter().map(|&c| c as f64).collect()
 }
 
-/// Why grading stopped early.
-enum Stop {
-    Zero(String),
-    Raises(String),
-}
-
 /// `step['pos']` as numbers.
-fn position(step: &Value, index: usize) -> std::result::Result<(Vec<f64>, String), Stop> {
+fn position(step: &Value, index: usize) -> Step<(Vec<f64>, String)> {
     let pos = step.as_dict().and_then(|d| d.get("pos")).ok_or_else(|| {
-        Stop::Raises(format!(
+        Stop::Raise(format!(
             "step {index}: {} has no 'pos'",
             step.repr_short(60)
         ))
     })?;
     let items = pos.as_sequence().ok_or_else(|| {
-        Stop::Raises(format!(
+        Stop::Raise(format!(
             "step {index}: pos {} is not a list",
             pos.repr_short(60)
         ))
     })?;
     let coords = items
         .iter()
-        .map(|v| {
-            v.as_bool()
-                .map(|b| f64::from(u8::from(b)))
-                .or_else(|| v.as_f64())
-                .or_else(|| v.as_i64().map(|i| i as f64))
-        })
+        .map(coerce::real_i64)
         .collect::<Option<Vec<f64>>>()
         .ok_or_else(|| {
-            Stop::Raises(format!(
+            Stop::Raise(format!(
                 "step {index}: pos {} holds a non-number",
                 pos.repr_short(60)
             ))
@@ -84,7 +74,7 @@ fn position(step: &Value, index: usize) -> std::result::Result<(Vec<f64>, String
 }
 
 /// The number of cells visited, or why the path scores 0.
-fn walk(instance: &Instance, path: &[Value]) -> std::result::Result<(usize, usize), Stop> {
+fn walk(instance: &Instance, path: &[Value]) -> Step<(usize, usize)> {
     let dim = instance.size.len();
     let (first, first_text) = position(&path[0], 0)?;
     if first.len() != dim {
@@ -158,10 +148,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     };
     let (visited, uneaten) = match walk(instance, path) {
         Ok(done) => done,
-        Err(Stop::Zero(why)) => return Verdict::fail(why),
-        Err(Stop::Raises(why)) => {
-            return Verdict::raised(why);
-        }
+        Err(stop) => return stop.verdict(),
     };
     let cells: i64 = instance.size.iter().product();
     let denominator = cells - i64::try_from(instance.walls.len()).unwrap_or(0);
@@ -181,7 +168,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     Verdict::scored(score, message).with_details(details)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests {

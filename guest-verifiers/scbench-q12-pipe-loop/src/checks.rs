@@ -3,10 +3,11 @@
 
 use crate::geometry::{
     Contact, Point, Raise, angle_deg, contact, dist, for_each_pair, hull_area, intersects,
-    pairs_where, py_sum, round6,
+    pairs_where, round6,
 };
 use crate::pyfmt::{Num, fixed, pairs, point, repr, str_list};
 use serde::Deserialize;
+use verigate_sdk::python::coerce::sum_floats;
 
 /// The subpass: `/item/instance.json`.
 #[derive(Deserialize)]
@@ -246,8 +247,8 @@ pub fn grade(inst: &Instance, pts: &[Point], mode: Mode) -> Result<Graded, Raise
         angles.push(angle_deg(pts[(i + n - 1) % n], pts[i], pts[(i + 1) % n])?);
     }
     let centroid = (
-        py_sum(pts.iter().map(|p| p.0)) / n as f64,
-        py_sum(pts.iter().map(|p| p.1)) / n as f64,
+        sum_floats(pts.iter().map(|p| p.0)) / n as f64,
+        sum_floats(pts.iter().map(|p| p.1)) / n as f64,
     );
     let hull = hull_area(pts);
 

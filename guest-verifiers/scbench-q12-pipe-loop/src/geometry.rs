@@ -93,27 +93,6 @@ pub fn angle_deg(a: Point, b: Point, c: Point) -> Result<f64, Raise> {
     Ok(dot.acos() * (180.0 / std::f64::consts::PI))
 }
 
-/// `sum(values)` of floats as CPython 3.12+ computes it (Neumaier-compensated,
-/// starting from the int 0).
-pub fn py_sum(values: impl IntoIterator<Item = f64>) -> f64 {
-    let mut it = values.into_iter();
-    let Some(first) = it.next() else { return 0.0 };
-    let (mut total, mut c) = (0.0 + first, 0.0f64);
-    for x in it {
-        let t = total + x;
-        if total.abs() >= x.abs() {
-            c += (total - t) + x;
-        } else {
-            c += (x - t) + total;
-        }
-        total = t;
-    }
-    if c != 0.0 && c.is_finite() {
-        total += c;
-    }
-    total
-}
-
 /// `round(x, 6)`: the float nearest the exact decimal rounding (no ties can
 /// occur at six places), keeping the sign of a zero.
 pub fn round6(x: f64) -> f64 {
@@ -429,9 +408,6 @@ mod tests {
         assert_eq!(round6(0.1234565), 0.123456); // 0.12345649999…
         assert_eq!(round6(2.0000005000001), 2.000001);
         assert_eq!(round6(-1e-9).to_bits(), (-0.0f64).to_bits());
-        // Compensated: plain left-to-right addition would give 0.0 here.
-        assert_eq!(py_sum([1e16, 1.0, -1e16]), 1.0);
-        assert_eq!(py_sum([-0.0]).to_bits(), 0.0f64.to_bits());
     }
 
     #[test]

@@ -47,7 +47,8 @@ mod pyfmt;
 use checks::{Graded, Instance, Mode};
 use geometry::{Point, Raise};
 use verigate_sdk::Verdict;
-use verigate_sdk::python::{ErrorKind, Value};
+use verigate_sdk::harness::{Step, Stop};
+use verigate_sdk::python::{ErrorKind, Value, coerce};
 use verigate_sdk::serde_json::json;
 
 /// More points than this are not checked further (every subpass asks for at most 420, so
@@ -57,33 +58,17 @@ const MAX_POINTS: usize = 600;
 /// Messages longer than this (crossing pair lists) are cut, to keep the verdict small.
 pub const MAX_MESSAGE: usize = 30_000;
 
-/// Why parsing stopped.
-enum Stop {
-    Zero(String),
-    Raise(String),
-}
-
-/// `float(v)` with Python's semantics, through the SDK's builtin.
-fn py_float(v: &Value, float: &Value) -> Result<Option<f64>, Stop> {
-    // The common cases directly (an i64 converts with round-to-nearest, as CPython's).
-    if let Some(f) = v.as_f64() {
-        return Ok(Some(f));
-    }
-    if let Some(i) = v.as_i64() {
-        return Ok(Some(i as f64));
-    }
-    if let Some(b) = v.as_bool() {
-        return Ok(Some(f64::from(u8::from(b))));
-    }
-    match float.call(std::slice::from_ref(v)) {
-        Ok(f) => Ok(f.as_f64()),
+/// `float(v)`: `None` where Python raises the TypeError or ValueError the original catches.
+fn py_float(v: &Value) -> Step<Option<f64>> {
+    match coerce::float(v) {
+        Ok(f) => Ok(Some(f)),
         Err(e) if matches!(e.kind(), ErrorKind::Type | ErrorKind::Value) => Ok(None),
         Err(e) => Err(Stop::Raise(e.python_text())),
     }
 }
 
 /// The points as `gradeAnswer` parses them.
-fn points(answer: &Value) -> Result<Vec<Point>, Stop> {
+fn points(answer: &Value) -> Step<Vec<Point>> {
     let Some(list) = answer
         .as_dict()
         .and_then(|d| d.get("points"))
@@ -91,15 +76,14 @@ fn points(answer: &Value) -> Result<Vec<Point>, Stop> {
     else {
         return Err(Stop::Zero("Answer must contain a 'points' array".into()));
     };
-    let float = verigate_sdk::python::eval("float").map_err(|e| Stop::Raise(e.to_string()))?;
     let mut pts = Vec::with_capacity(list.len());
     for (idx, pt) in list.iter().enumerate() {
         let Some(d) = pt.as_dict() else {
             return Err(Stop::Zero(format!("Point {idx} is not an object")));
         };
         let missing = || Stop::Zero(format!("Point {idx} is missing numeric x/y"));
-        let x = py_float(d.get("x").ok_or_else(missing)?, &float)?.ok_or_else(missing)?;
-        let y = py_float(d.get("y").ok_or_else(missing)?, &float)?.ok_or_else(missing)?;
+        let x = py_float(d.get("x").ok_or_else(missing)?)?.ok_or_else(missing)?;
+        let y = py_float(d.get("y").ok_or_else(missing)?)?.ok_or_else(missing)?;
         pts.push((x, y));
     }
     if pts.len() < 3 {
@@ -141,8 +125,7 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
     }
     let pts = match points(&answer) {
         Ok(p) => p,
-        Err(Stop::Zero(why)) => return Verdict::fail(why).same_when_corrected(),
-        Err(Stop::Raise(why)) => return Verdict::raised(why).same_when_corrected(),
+        Err(stop) => return stop.verdict().same_when_corrected(),
     };
     if pts.len() > MAX_POINTS {
         let (p, n) = (inst.pipes, pts.len());
@@ -177,7 +160,7 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
     .with_corrected(&corrected)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests;

@@ -35,7 +35,8 @@ mod scene;
 use scene::{Aabb, Camera};
 use serde::Deserialize;
 use verigate_sdk::Verdict;
-use verigate_sdk::python::{BigInt, Value};
+use verigate_sdk::harness::{Step, Stop};
+use verigate_sdk::python::{BigInt, Value, coerce};
 use verigate_sdk::serde_json::{Value as Json, json};
 
 #[derive(Deserialize)]
@@ -47,14 +48,6 @@ struct Instance {
     look_at: [f64; 3],
     image: [usize; 2],
     fov: f64,
-}
-
-/// Why grading stopped before the render.
-enum Stop {
-    /// The original returns score 0 with this explanation.
-    Zero(String),
-    /// The original raises.
-    Raises(String),
 }
 
 /// A coordinate as Python holds it.
@@ -78,8 +71,7 @@ impl Num {
     fn to_f64(&self) -> Option<f64> {
         match self {
             Num::Float(f) => Some(*f),
-            // The decimal text of an int parses to the nearest double (correct rounding).
-            Num::Int(i) => i.to_string().parse::<f64>().ok().filter(|f| f.is_finite()),
+            Num::Int(i) => coerce::int_to_float(i),
         }
     }
 
@@ -156,15 +148,15 @@ impl Person {
 }
 
 /// `person["xy"]` unpacked into two numbers, as the original's loops do.
-fn coordinates(index: usize, person: &Value) -> Result<Person, Stop> {
+fn coordinates(index: usize, person: &Value) -> Step<Person> {
     let xy = person.as_dict().and_then(|d| d.get("xy")).ok_or_else(|| {
-        Stop::Raises(format!(
+        Stop::Raise(format!(
             "person {index} ({}) has no 'xy'",
             person.repr_short(80)
         ))
     })?;
     let n = py_len(xy).ok_or_else(|| {
-        Stop::Raises(format!(
+        Stop::Raise(format!(
             "person {index}: xy {} has no len()",
             xy.repr_short(80)
         ))
@@ -175,13 +167,13 @@ fn coordinates(index: usize, person: &Value) -> Result<Person, Stop> {
         )));
     }
     let items = xy.as_sequence().ok_or_else(|| {
-        Stop::Raises(format!(
+        Stop::Raise(format!(
             "person {index}: xy {} is not a list of two numbers",
             xy.repr_short(80)
         ))
     })?;
     let (Some(x), Some(y)) = (Num::read(&items[0]), Num::read(&items[1])) else {
-        return Err(Stop::Raises(format!(
+        return Err(Stop::Raise(format!(
             "person {index}: xy {} holds a non-number",
             xy.repr_short(80)
         )));
@@ -200,12 +192,12 @@ fn coordinates(index: usize, person: &Value) -> Result<Person, Stop> {
 
 /// The original's checks before the render, in its order. `squares` switches the overlap
 /// test to the corrected one (0.5 m squares that intersect).
-fn pre_checks(instance: &Instance, people: &[Value], squares: bool) -> Result<Vec<Person>, Stop> {
+fn pre_checks(instance: &Instance, people: &[Value], squares: bool) -> Step<Vec<Person>> {
     let mut out = Vec::with_capacity(people.len());
     for (i, person) in people.iter().enumerate() {
         let p = coordinates(i, person)?;
         let distance = hypot(&p.x, &p.y).ok_or_else(|| {
-            Stop::Raises(format!(
+            Stop::Raise(format!(
                 "person {i}: ({}, {}) overflows a float",
                 p.x_text, p.y_text
             ))
@@ -266,7 +258,7 @@ fn building(instance: &Instance) -> Aabb {
 /// The corrected judgement: the stated rules, sight lines from the sniper's position.
 fn corrected(instance: &Instance, people: &[Value]) -> Verdict {
     match pre_checks(instance, people, true) {
-        Err(Stop::Zero(why) | Stop::Raises(why)) => Verdict::fail(why),
+        Err(Stop::Zero(why) | Stop::Raise(why)) => Verdict::fail(why),
         Ok(people) => {
             let b = building(instance);
             let seen: Vec<usize> = people
@@ -348,8 +340,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     let corrected = corrected(instance, people);
     let people = match pre_checks(instance, people, false) {
         Ok(p) => p,
-        Err(Stop::Zero(why)) => return Verdict::fail(why).with_corrected(&corrected),
-        Err(Stop::Raises(why)) => return Verdict::raised(why).with_corrected(&corrected),
+        Err(stop) => return stop.verdict().with_corrected(&corrected),
     };
 
     let b = building(instance);
@@ -394,7 +385,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     .with_corrected(&corrected)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests;

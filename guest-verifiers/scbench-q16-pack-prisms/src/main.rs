@@ -41,6 +41,7 @@ use std::cmp::Ordering;
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
+use verigate_sdk::harness::Stop;
 use verigate_sdk::python::{ErrorKind, EvalError, Value};
 use verigate_sdk::serde_json::{Value as Json, json};
 
@@ -57,17 +58,17 @@ pub struct Instance {
     perfectly_packable_corrected: bool,
 }
 
-/// Why the original's grading stops before a score.
-enum Stop {
-    /// `return 0, explanation`.
-    Zero(String),
-    /// The original raises (runner score 10000).
-    Raises(String),
-    /// Beyond this evaluator's bounds.
-    Limit(String),
+/// Where grading stops beyond this evaluator's bounds (the original's own stops are
+/// `Stop::Zero`, its `return 0, explanation`, and `Stop::Raise`, runner score 10000).
+struct Limit(String);
+
+impl From<Limit> for Verdict {
+    fn from(Limit(what): Limit) -> Verdict {
+        Verdict::fail(format!("{what} (beyond the evaluator's limits)"))
+    }
 }
 
-type Step<T> = std::result::Result<T, Stop>;
+type Step<T> = verigate_sdk::harness::Step<T, Limit>;
 
 /// The Python expressions the original evaluates, run by the SDK's evaluator so that
 /// types, errors and float arithmetic are CPython's.
@@ -118,9 +119,9 @@ impl Py {
 fn call(f: &Value, args: &[Value], what: impl Fn() -> String) -> Step<Value> {
     f.call(args).map_err(|e| {
         if e.kind() == ErrorKind::Limit {
-            Stop::Limit(format!("{}: {}", what(), e.message()))
+            Stop::Other(Limit(format!("{}: {}", what(), e.message())))
         } else {
-            Stop::Raises(format!("{}: {}", what(), e.python_text()))
+            Stop::Raise(format!("{}: {}", what(), e.python_text()))
         }
     })
 }
@@ -241,7 +242,7 @@ fn faithful(instance: &Instance, py: &Py, answer: &Value) -> Step<Graded> {
             .map(|s| s.iter().map(Num::of).collect())
             .unwrap_or(None);
         let mut nums =
-            nums.ok_or_else(|| Stop::Raises(format!("box {i}: extents are not numbers")))?;
+            nums.ok_or_else(|| Stop::Raise(format!("box {i}: extents are not numbers")))?;
         let sorted = if nums
             .iter()
             .any(|n| matches!(n, Num::Float(f) if f.is_nan()))
@@ -250,7 +251,7 @@ fn faithful(instance: &Instance, py: &Py, answer: &Value) -> Step<Graded> {
         } else {
             nums.sort_by(|a, b| b.cmp(a).unwrap_or(Ordering::Equal));
             let [x, y, z] =
-                <[Num; 3]>::try_from(nums).map_err(|_| Stop::Raises(format!("box {i}")))?;
+                <[Num; 3]>::try_from(nums).map_err(|_| Stop::Raise(format!("box {i}")))?;
             Some([x, y, z])
         };
         sizes.push(sorted);
@@ -275,10 +276,10 @@ fn faithful(instance: &Instance, py: &Py, answer: &Value) -> Step<Graded> {
         let items = c.as_sequence().unwrap_or_default();
         let nums: Option<Vec<Num>> = items.iter().map(Num::of).collect();
         let nums =
-            nums.ok_or_else(|| Stop::Raises(format!("box {i}: coordinates are not numbers")))?;
+            nums.ok_or_else(|| Stop::Raise(format!("box {i}: coordinates are not numbers")))?;
         let c6: Coords = nums
             .try_into()
-            .map_err(|_| Stop::Raises(format!("box {i}: not 6 coordinates")))?;
+            .map_err(|_| Stop::Raise(format!("box {i}: not 6 coordinates")))?;
         coords.push(c6);
         maxima.push([items[3].clone(), items[4].clone(), items[5].clone()]);
     }
@@ -310,7 +311,7 @@ fn faithful(instance: &Instance, py: &Py, answer: &Value) -> Step<Graded> {
         parts.get(1).and_then(Num::of),
         parts.get(2).and_then(|v| v.as_str()),
     ) else {
-        return Err(Stop::Raises("score computation".to_owned()));
+        return Err(Stop::Raise("score computation".to_owned()));
     };
     let percent = percent.to_f64();
     let explanation = format!(
@@ -358,13 +359,9 @@ pub fn grade(instance: &Instance, text: &str) -> Verdict {
             }
             Verdict::scored(graded.score, graded.explanation).with_details(details)
         }
-        Err(Stop::Zero(message)) => Verdict::fail(message).with_details(details),
-        Err(Stop::Raises(what)) => Verdict::raised(what).with_details(details),
-        Err(Stop::Limit(what)) => {
-            Verdict::fail(format!("{what} (beyond the evaluator's limits)")).with_details(details)
-        }
+        Err(stop) => stop.verdict().with_details(details),
     }
     .with_corrected(&corrected)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));

@@ -3,7 +3,8 @@
 
 use std::collections::HashSet;
 
-use verigate_sdk::python::Value;
+pub use verigate_sdk::harness::Stop;
+use verigate_sdk::python::{Value, coerce};
 
 /// A brick read from the answer.
 #[derive(Clone, Debug)]
@@ -23,31 +24,15 @@ pub struct Brick {
     pub huge: bool,
 }
 
-/// The end of a check that does not pass.
-#[derive(Debug, PartialEq)]
-pub enum Stop {
-    /// The check's reason (the original scores 0 with it).
-    Fail(String),
-    /// The original raises here.
-    Raises(String),
-}
-
 /// A number as Python holds it: its float value and whether it is an int too large for a
 /// float (`bool` counts as an int).
 fn number(v: &Value) -> Option<(f64, bool)> {
-    if let Some(b) = v.as_bool() {
-        return Some((f64::from(u8::from(b)), false));
-    }
-    if let Some(f) = v.as_f64() {
-        return Some((f, false));
-    }
-    let i = v.as_bigint()?;
-    let f = i.to_string().parse::<f64>().unwrap_or(f64::INFINITY);
-    Some((f, !f.is_finite()))
+    let f = coerce::real(v)?;
+    Some((f, v.as_bigint().is_some() && !f.is_finite()))
 }
 
 fn scad_number(v: &Value) -> bool {
-    v.as_bool().is_none() && number(v).is_some_and(|(f, _)| f.is_finite())
+    v.as_bool().is_none() && coerce::real(v).is_some_and(f64::is_finite)
 }
 
 /// Python's `round(x, n)` for a float (exact decimal rounding, ties to even).
@@ -91,12 +76,12 @@ pub fn early(
 ) -> Result<Vec<Brick>, Stop> {
     let (inner2, outer2) = (inner * inner, outer * outer);
     if bricks.is_empty() {
-        return Err(Stop::Fail("No bricks provided".into()));
+        return Err(Stop::Zero("No bricks provided".into()));
     }
     let mut out = Vec::with_capacity(bricks.len());
     for (i, brick) in bricks.iter().enumerate() {
         let raise =
-            |what: &str| Stop::Raises(format!("brick {i} {what}: {}", brick.repr_short(100)));
+            |what: &str| Stop::Raise(format!("brick {i} {what}: {}", brick.repr_short(100)));
         let centroid = brick
             .as_dict()
             .and_then(|d| d.get("Centroid"))
@@ -114,13 +99,13 @@ pub fn early(
             return Err(raise("has a z that round() cannot take"));
         }
         if (layer - layer.round_ties_even()).abs() > 0.1 {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::Zero(format!(
                 "Brick {brick} Z={} not at valid layer height (should be 4.8 + n*9.6)",
                 c[2]
             )));
         }
         if cz < 4.8 - 0.1 {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::Zero(format!(
                 "A brick {brick} below ground is invalid"
             )));
         }
@@ -142,12 +127,12 @@ pub fn early(
         };
         let r2 = |p: &[f64; 3]| p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
         if corners.iter().all(|p| r2(p) < inner2) {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::Zero(format!(
                 "A brick {brick} wholly inside the inner sphere is redundant"
             )));
         }
         if corners.iter().all(|p| r2(p) > outer2) {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::Zero(format!(
                 "A brick {brick} wholly outside the outer sphere is a waste"
             )));
         }
@@ -168,9 +153,9 @@ pub fn early(
             .value
             .as_dict()
             .and_then(|d| d.get("RotationDegrees"))
-            .ok_or_else(|| Stop::Raises(format!("brick {i} has no 'RotationDegrees'")))?;
+            .ok_or_else(|| Stop::Raise(format!("brick {i} has no 'RotationDegrees'")))?;
         let (rot, huge) = number(rot_value).ok_or_else(|| {
-            Stop::Raises(format!(
+            Stop::Raise(format!(
                 "brick {i} has a non-numeric RotationDegrees {}",
                 rot_value.repr_short(40)
             ))
@@ -188,7 +173,7 @@ pub fn early(
             continue;
         }
         if !seen.insert(key.map(|k| (k + 0.0).to_bits())) {
-            return Err(Stop::Fail(format!("Duplicate brick at {}", b.value)));
+            return Err(Stop::Zero(format!("Duplicate brick at {}", b.value)));
         }
     }
     Ok(out)
@@ -390,7 +375,7 @@ fn stability(component: &[usize], bricks: &[Brick]) -> Option<String> {
 /// `lateFailTest`: `None` when the structure passes.
 pub fn late(bricks: &[Brick], rounder: &Rounder) -> Result<Option<String>, Stop> {
     if let Some(i) = bricks.iter().position(|b| b.huge) {
-        return Err(Stop::Raises(format!(
+        return Err(Stop::Raise(format!(
             "brick {i} holds an int too large for a float"
         )));
     }

@@ -185,23 +185,23 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     let corrected_early = checks::early(items, inner, outer, true, &rounder);
     let bricks = match checks::early(items, inner, outer, false, &rounder) {
         Ok(b) => b,
-        Err(Stop::Fail(why)) => {
+        Err(Stop::Zero(why)) => {
             let corrected = match corrected_early {
-                Err(Stop::Fail(c) | Stop::Raises(c)) => format!("Early failure: {c}"),
+                Err(Stop::Zero(c) | Stop::Raise(c)) => format!("Early failure: {c}"),
                 Ok(_) => format!("Early failure: {why}"),
             };
             return Verdict::fail(format!("Early failure: {why}"))
                 .with_corrected(&Verdict::fail(corrected));
         }
-        Err(Stop::Raises(why)) => return raises(why),
+        Err(Stop::Raise(why)) => return raises(why),
     };
     let late = match checks::late(&bricks, &rounder) {
         Ok(late) => late,
-        Err(Stop::Fail(why) | Stop::Raises(why)) => return raises(why),
+        Err(Stop::Zero(why) | Stop::Raise(why)) => return raises(why),
     };
     if let Some(why) = late {
         let corrected = match &corrected_early {
-            Err(Stop::Fail(c) | Stop::Raises(c)) => format!("Early failure: {c}"),
+            Err(c) => format!("Early failure: {}", c.why()),
             Ok(_) => why.clone(),
         };
         return Verdict::fail(why).with_corrected(&Verdict::fail(corrected));
@@ -213,7 +213,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     };
     let (s, raw, message) = score(&v, bricks.len());
     let corrected = match (&corrected_early, v.overlapping) {
-        (Err(Stop::Fail(c) | Stop::Raises(c)), _) => Verdict::fail(format!("Early failure: {c}")),
+        (Err(c), _) => Verdict::fail(format!("Early failure: {}", c.why())),
         (Ok(_), Some((i, j, shared))) => Verdict::fail(format!(
             "bricks {i} and {j} overlap by {shared:.1} mm³ (bricks may not overlap)"
         )),
@@ -235,7 +235,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         .with_corrected(&corrected)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@
 //!   round is too: the remaining rounds are counted, not simulated (the stage-3 assert is
 //!   still checked at each count).
 
-use crate::pyset::{SetTable, pair_hash};
+use crate::pyset::{IdSet, pair_hash};
 use crate::world::{AIR, H, ROCK, WATER, World};
 
 const NONE: u32 = u32::MAX;
@@ -46,14 +46,14 @@ pub struct Rain {
     air_below: Vec<u32>,
     /// Per region: whether a non-rock border cell is next to it.
     touches: Vec<bool>,
-    hashes: Vec<u64>,
+    hashes: Vec<i64>,
     mark: Vec<u32>,
     stamp: u32,
     /// The search's visited cells in insertion order (also its queue).
     queue: Vec<u32>,
     /// A spare buffer for a set order.
     spare_order: Vec<u32>,
-    table: SetTable,
+    table: IdSet,
     /// Set orders of regions already settled into, by (start cell, level): the order and
     /// the positions before which no cell is air at the level and at the level above.
     orders: std::collections::HashMap<(u32, u8), (Vec<u32>, usize, usize)>,
@@ -88,7 +88,7 @@ impl Rain {
             stamp: 0,
             queue: Vec::with_capacity(nn),
             spare_order: Vec::new(),
-            table: SetTable::default(),
+            table: IdSet::default(),
             orders: std::collections::HashMap::new(),
             cached: 0,
             literal: false,

@@ -45,6 +45,8 @@ mod physics;
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
+use verigate_sdk::harness::{Step, Stop};
+use verigate_sdk::python::coerce::real_saturating;
 use verigate_sdk::python::literal::json_dumps_error;
 use verigate_sdk::python::{self, Value};
 use verigate_sdk::serde_json::{Value as Json, json};
@@ -63,35 +65,10 @@ fn py_str(v: &Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_owned)
 }
 
-/// A Python number as f64 (bool counts), or None for other types.
-fn number(v: &Value) -> Option<f64> {
-    match v.type_name() {
-        "bool" => v.as_bool().map(|b| f64::from(u8::from(b))),
-        "float" => v.as_f64(),
-        "int" => Some(v.as_i64().map_or_else(
-            || {
-                if v.to_string().starts_with('-') {
-                    f64::NEG_INFINITY
-                } else {
-                    f64::INFINITY
-                }
-            },
-            |i| i as f64,
-        )),
-        _ => None,
-    }
-}
-
-/// How grading ended before or instead of a score.
-enum Stop {
-    Zero(String),
-    Raises(String),
-}
-
 /// The cache key's `sorted(...)` and `json.dumps`, then `result["blasts"]`.
-fn blasts(answer: &Value) -> Result<Vec<Value>, Stop> {
+fn blasts(answer: &Value) -> Step<Vec<Value>> {
     let Some(dict) = answer.as_dict() else {
-        return Err(Stop::Raises(format!(
+        return Err(Stop::Raise(format!(
             "AttributeError: the answer is a {}, which has no .get",
             answer.type_name()
         )));
@@ -104,42 +81,42 @@ fn blasts(answer: &Value) -> Result<Vec<Value>, Stop> {
         .expect("constant expression");
     let sorted = key
         .call(&[list])
-        .map_err(|e| Stop::Raises(format!("{} (in the grader's cache key)", e.python_text())))?;
+        .map_err(|e| Stop::Raise(format!("{} (in the grader's cache key)", e.python_text())))?;
     if let Some(e) = json_dumps_error(&sorted, false) {
-        return Err(Stop::Raises(format!("{e} (in the grader's cache key)")));
+        return Err(Stop::Raise(format!("{e} (in the grader's cache key)")));
     }
     let Some(list) = dict.get("blasts") else {
-        return Err(Stop::Raises("KeyError: 'blasts'".to_owned()));
+        return Err(Stop::Raise("KeyError: 'blasts'".to_owned()));
     };
     // The cache key already iterated it, so it is iterable; the loop sees the same items.
     let items = python::eval("lambda bs: list(bs)").expect("constant expression");
     let items = items
         .call(std::slice::from_ref(list))
-        .map_err(|e| Stop::Raises(e.python_text()))?;
+        .map_err(|e| Stop::Raise(e.python_text()))?;
     Ok(items.as_sequence().unwrap_or_default().to_vec())
 }
 
 /// One blast's validation: `(x, y, depth)` to simulate, or why grading stops.
-fn check(blast: &Value, grid: &[f64], n: usize) -> Result<(usize, usize, f64), Stop> {
+fn check(blast: &Value, grid: &[f64], n: usize) -> Step<(usize, usize, f64)> {
     // The cache key already read b['x'], b['y'], b['z'] of every blast.
     let field = |k: &str| blast.as_dict().and_then(|d| d.get(k));
     let (Some(bx), Some(by), Some(z)) = (field("x"), field("y"), field("z")) else {
-        return Err(Stop::Raises(format!(
+        return Err(Stop::Raise(format!(
             "KeyError: blast {}",
             blast.repr_short(60)
         )));
     };
     let raise_cmp = |v: &Value| {
-        Stop::Raises(format!(
+        Stop::Raise(format!(
             "TypeError: '<' not supported between instances of '{}' and 'int'",
             v.type_name()
         ))
     };
     let size = n as f64;
     // `bx < 0 or bx >= cols or by < 0 or by >= rows`, short-circuited as Python does.
-    let x = number(bx).ok_or_else(|| raise_cmp(bx))?;
+    let x = real_saturating(bx).ok_or_else(|| raise_cmp(bx))?;
     let out = x < 0.0 || x >= size || {
-        let y = number(by).ok_or_else(|| raise_cmp(by))?;
+        let y = real_saturating(by).ok_or_else(|| raise_cmp(by))?;
         y < 0.0 || y >= size
     };
     if out {
@@ -152,13 +129,13 @@ fn check(blast: &Value, grid: &[f64], n: usize) -> Result<(usize, usize, f64), S
     // `grid[by][bx]`: numpy accepts only integers as indices.
     for v in [by, bx] {
         if v.type_name() != "int" {
-            return Err(Stop::Raises(format!(
+            return Err(Stop::Raise(format!(
                 "IndexError: {} is not a valid numpy index (only integers are)",
                 v.repr_short(40)
             )));
         }
     }
-    let (x, y) = (x as usize, number(by).unwrap_or(0.0) as usize);
+    let (x, y) = (x as usize, real_saturating(by).unwrap_or(0.0) as usize);
     let h = grid[y * n + x];
     let deep = |z: &str| {
         Stop::Zero(format!(
@@ -168,7 +145,7 @@ fn check(blast: &Value, grid: &[f64], n: usize) -> Result<(usize, usize, f64), S
             Value::from(h)
         ))
     };
-    let depth = match number(z) {
+    let depth = match real_saturating(z) {
         Some(depth) => depth,
         None => {
             // numpy compares a one-element list element-wise and takes its truth value; any
@@ -176,10 +153,10 @@ fn check(blast: &Value, grid: &[f64], n: usize) -> Result<(usize, usize, f64), S
             let one = z
                 .as_sequence()
                 .filter(|s| s.len() == 1)
-                .and_then(|s| number(&s[0]));
+                .and_then(|s| real_saturating(&s[0]));
             return Err(match one {
                 Some(v) if v > h => deep(&py_str(z)),
-                _ => Stop::Raises(format!(
+                _ => Stop::Raise(format!(
                     "TypeError: the depth {} is not a number",
                     z.repr_short(40)
                 )),
@@ -190,7 +167,7 @@ fn check(blast: &Value, grid: &[f64], n: usize) -> Result<(usize, usize, f64), S
         return Err(deep(&py_str(z)));
     }
     if depth.is_nan() {
-        return Err(Stop::Raises(
+        return Err(Stop::Raise(
             "ValueError: cannot convert float NaN to integer (int(depth * 4) for the sphere count)"
                 .to_owned(),
         ));
@@ -246,7 +223,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     let start_area = flat::largest_flat_region(&grid, n);
     let list = match blasts(&answer) {
         Ok(list) => list,
-        Err(Stop::Raises(why)) | Err(Stop::Zero(why)) => {
+        Err(Stop::Raise(why) | Stop::Zero(why)) => {
             return finish(Verdict::raised(why), json!({"start_area": start_area}));
         }
     };
@@ -262,7 +239,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
                     json!({"start_area": start_area, "blast": i}),
                 );
             }
-            Err(Stop::Raises(why)) => {
+            Err(Stop::Raise(why)) => {
                 return finish(
                     Verdict::fail(format!("blast {i}: {why} {RAISES}")),
                     json!({"start_area": start_area, "blast": i}),
@@ -318,7 +295,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     .with_corrected(&corrected)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests;

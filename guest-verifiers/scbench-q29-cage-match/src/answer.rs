@@ -3,7 +3,8 @@
 //! where the original raises.
 
 use nalgebra::Matrix4;
-use verigate_sdk::python::{EvalLimits, Value, eval_with, from_json};
+pub use verigate_sdk::harness::Stop;
+use verigate_sdk::python::{EvalLimits, Value, coerce, eval_with, from_json};
 
 /// How an answer's file was given (`fileType`, compared lowercased as the original does).
 #[derive(Clone, Debug, PartialEq)]
@@ -41,15 +42,6 @@ pub struct Part {
     pub transform: Result<Matrix4<f64>, String>,
 }
 
-/// Where grading stops before the geometry.
-#[derive(Debug)]
-pub enum Stop {
-    /// The original returns this score-0 explanation.
-    Zero(String),
-    /// The original raises (its runner records 10000 for subpass 0).
-    Raises(String),
-}
-
 /// The answer as the harness replays it: a Python literal, else JSON, else the text itself,
 /// with room for answers carrying whole STL files (tens of MB of text).
 pub fn parse(text: &str) -> Value {
@@ -70,12 +62,12 @@ pub fn parse(text: &str) -> Value {
 }
 
 /// `"parts" not in answer`, `len(answer["parts"])` and the two count checks: the part list.
-pub fn part_list(answer: &Value) -> Result<&[Value], Stop> {
+pub fn part_list(answer: &Value) -> verigate_sdk::harness::Step<&[Value]> {
     let parts = if let Some(d) = answer.as_dict() {
         d.get("parts")
     } else if let Some(s) = answer.as_str() {
         if s.contains("parts") {
-            return Err(Stop::Raises(
+            return Err(Stop::Raise(
                 "the answer is text containing 'parts', and answer[\"parts\"] on a str \
                  raises TypeError"
                     .into(),
@@ -84,20 +76,20 @@ pub fn part_list(answer: &Value) -> Result<&[Value], Stop> {
         None
     } else if let Some(items) = answer.as_sequence() {
         if items.iter().any(|v| v.as_str() == Some("parts")) {
-            return Err(Stop::Raises(
+            return Err(Stop::Raise(
                 "answer[\"parts\"] on a list raises TypeError".into(),
             ));
         }
         None
     } else if let Some(set) = answer.as_set() {
         if set.iter().any(|v| v.as_str() == Some("parts")) {
-            return Err(Stop::Raises(
+            return Err(Stop::Raise(
                 "answer[\"parts\"] on a set raises TypeError".into(),
             ));
         }
         None
     } else {
-        return Err(Stop::Raises(format!(
+        return Err(Stop::Raise(format!(
             "`\"parts\" in answer` raises TypeError for a {}",
             answer.type_name()
         )));
@@ -114,7 +106,7 @@ pub fn part_list(answer: &Value) -> Result<&[Value], Stop> {
     } else if let Some(s) = parts.as_set() {
         s.len()
     } else {
-        return Err(Stop::Raises(format!(
+        return Err(Stop::Raise(format!(
             "len() of a {} 'parts' raises TypeError",
             parts.type_name()
         )));
@@ -130,7 +122,7 @@ pub fn part_list(answer: &Value) -> Result<&[Value], Stop> {
         ));
     }
     parts.as_sequence().ok_or_else(|| {
-        Stop::Raises(format!(
+        Stop::Raise(format!(
             "iterating a {} of 10 'parts' gives no part dicts (part[\"fileType\"] raises)",
             parts.type_name()
         ))
@@ -143,12 +135,7 @@ fn number(v: &Value) -> Option<f64> {
     if v.as_bool().is_some() {
         return None;
     }
-    v.as_f64()
-        .or_else(|| v.as_i64().map(|i| i as f64))
-        .or_else(|| {
-            v.as_bigint()
-                .map(|b| b.to_string().parse::<f64>().unwrap_or(f64::INFINITY))
-        })
+    coerce::real(v)
 }
 
 fn transform(v: &Value, index: usize) -> Result<Result<Matrix4<f64>, String>, Stop> {
@@ -156,7 +143,7 @@ fn transform(v: &Value, index: usize) -> Result<Result<Matrix4<f64>, String>, St
         if v.as_str().is_some() {
             return Ok(Err("is a string, not a list of numbers".into()));
         }
-        return Err(Stop::Raises(format!(
+        return Err(Stop::Raise(format!(
             "part {index}: slicing a {} transform raises TypeError",
             v.type_name()
         )));
@@ -184,18 +171,18 @@ pub fn read_parts(items: &[Value]) -> Result<Vec<Part>, Stop> {
     let mut parts = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let Some(d) = item.as_dict() else {
-            return Err(Stop::Raises(format!(
+            return Err(Stop::Raise(format!(
                 "part {i} is a {}, and part[\"fileType\"] raises TypeError",
                 item.type_name()
             )));
         };
         let Some(file_type) = d.get("fileType") else {
-            return Err(Stop::Raises(format!(
+            return Err(Stop::Raise(format!(
                 "part {i} has no 'fileType' (KeyError)"
             )));
         };
         let Some(file_type) = file_type.as_str() else {
-            return Err(Stop::Raises(format!(
+            return Err(Stop::Raise(format!(
                 "part {i}'s fileType is a {}, which has no .lower()",
                 file_type.type_name()
             )));
@@ -211,12 +198,12 @@ pub fn read_parts(items: &[Value]) -> Result<Vec<Part>, Stop> {
             None
         } else {
             let Some(c) = d.get("fileContents") else {
-                return Err(Stop::Raises(format!(
+                return Err(Stop::Raise(format!(
                     "part {i} has no 'fileContents' (KeyError)"
                 )));
             };
             let Some(c) = c.as_str() else {
-                return Err(Stop::Raises(format!(
+                return Err(Stop::Raise(format!(
                     "part {i}'s fileContents is a {}, which cannot be written as a file",
                     c.type_name()
                 )));
@@ -224,7 +211,7 @@ pub fn read_parts(items: &[Value]) -> Result<Vec<Part>, Stop> {
             Some(c.to_owned())
         };
         let Some(t) = d.get("transform") else {
-            return Err(Stop::Raises(format!(
+            return Err(Stop::Raise(format!(
                 "part {i} has no 'transform' (KeyError)"
             )));
         };

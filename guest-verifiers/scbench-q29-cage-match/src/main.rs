@@ -121,12 +121,12 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
     let items = match answer::part_list(&answer) {
         Ok(items) => items,
         Err(Stop::Zero(msg)) => return zero(s, msg),
-        Err(Stop::Raises(why)) => return raises(s, &why),
+        Err(Stop::Raise(why)) => return raises(s, &why),
     };
     let parts = match answer::read_parts(items) {
         Ok(parts) => parts,
         Err(Stop::Zero(msg)) => return zero(s, msg),
-        Err(Stop::Raises(why)) => return raises(s, &why),
+        Err(Stop::Raise(why)) => return raises(s, &why),
     };
     let built = build::build(&parts);
     match built.early_fail() {
@@ -226,4 +226,4 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
     verdict(s, outcome, false)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));

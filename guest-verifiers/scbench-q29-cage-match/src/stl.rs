@@ -13,6 +13,11 @@
 //! endloop endfacet`): words 2–4 are the normal and 8–10, 12–14, 16–18 the vertices; the
 //! keywords themselves are never checked, and a word that is not a number raises
 //! ("could not convert string to float"). Normals are converted first, then vertices.
+//! The text is stripped and split as Python's `str.strip()` and `str.split()` do, and the
+//! words are converted as numpy's `astype(float64)` does, by Python's `float()`: Unicode
+//! digits and underscores between digits count (`'１.５'`, `'1_0'`).
+
+use verigate_sdk::python::strings;
 
 /// One triangle's three vertices.
 pub type Tri = [[f64; 3]; 3];
@@ -48,12 +53,11 @@ const NORMAL_WORDS: [usize; 3] = [2, 3, 4];
 const VERTEX_WORDS: [usize; 9] = [8, 9, 10, 12, 13, 14, 16, 17, 18];
 
 fn number(word: &str) -> Result<f64, String> {
-    word.parse::<f64>()
-        .map_err(|_| format!("could not convert string to float: '{word}'"))
+    strings::float(word).ok_or_else(|| format!("could not convert string to float: '{word}'"))
 }
 
 fn ascii(text: &str) -> Result<Vec<Tri>, String> {
-    let raw = text.trim().to_lowercase();
+    let raw = strings::strip(text).to_lowercase();
     let mut out = Vec::new();
     for piece in raw.split("endsolid") {
         let Some(at) = piece.find("solid") else {
@@ -65,7 +69,7 @@ fn ascii(text: &str) -> Result<Vec<Tri>, String> {
                         no line break after the 'solid' header"
                 .to_owned());
         };
-        let words: Vec<&str> = rest[line_end + 1..].split_whitespace().collect();
+        let words: Vec<&str> = strings::split_whitespace(&rest[line_end + 1..]).collect();
         let faces = words.len() / 21;
         for face in 0..faces {
             for &w in &NORMAL_WORDS {

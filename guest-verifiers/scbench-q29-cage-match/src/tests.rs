@@ -108,6 +108,13 @@ fn ascii_stl_is_read_by_fixed_word_positions() {
     );
     // No 'solid' at all: no faces (an empty mesh), not an error.
     assert!(triangles("hello\nworld").unwrap().is_empty());
+    // numpy converts the words with Python's float(): Unicode digits and underscores count,
+    // and Python's split() also splits at U+001C..U+001F.
+    let python = "solid x\nfacet normal 0 0 1 outer loop vertex ０ 0 0 vertex 1_0 0 0\x1cvertex 0                   ١.５ 0 endloop endfacet\n";
+    assert_eq!(
+        triangles(python).unwrap(),
+        vec![[[0.0, 0.0, 0.0], [10.0, 0.0, 0.0], [0.0, 1.5, 0.0]]]
+    );
 }
 
 #[test]

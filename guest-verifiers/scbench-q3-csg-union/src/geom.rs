@@ -11,6 +11,8 @@
 //! linear integrands are integrated exactly (area × value at the centroid). The union of the
 //! pieces is handled by inclusion–exclusion over their intersections (convex again).
 
+use verigate_sdk::harness::shoelace_area;
+
 /// A point or vector in space.
 pub type P3 = [f64; 3];
 /// A point of the yz-plane.
@@ -237,15 +239,6 @@ fn overlap(a: &[f64; 4], b: &[f64; 4]) -> bool {
     a[0] <= b[2] + EPS && b[0] <= a[2] + EPS && a[1] <= b[3] + EPS && b[1] <= a[3] + EPS
 }
 
-fn area2(poly: &[P2]) -> f64 {
-    let mut s = 0.0;
-    for i in 0..poly.len() {
-        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
-        s += a[0] * b[1] - b[0] * a[1];
-    }
-    s / 2.0
-}
-
 /// ∫ f over a polygon (counter-clockwise), f linear.
 fn integrate(poly: &[P2], f: &Lin) -> f64 {
     let (mut a, mut my, mut mz) = (0.0, 0.0, 0.0);
@@ -326,7 +319,7 @@ pub fn chord_cells(p: &Polytope) -> Vec<Cell> {
             continue;
         }
         let mut poly: Vec<P2> = f.poly.iter().map(|q| [q[1], q[2]]).collect();
-        if area2(&poly) < 0.0 {
+        if shoelace_area(&poly) < 0.0 {
             poly.reverse();
         }
         let side = Side {
@@ -351,7 +344,7 @@ pub fn chord_cells(p: &Polytope) -> Vec<Cell> {
                 continue;
             }
             let poly = clip_convex(&f.poly, &b.poly);
-            if poly.len() >= 3 && area2(&poly) > 1e-12 {
+            if poly.len() >= 3 && shoelace_area(&poly) > 1e-12 {
                 cells.push(Cell {
                     bb: bbox2(&poly),
                     poly,
@@ -609,7 +602,7 @@ mod sphere_tests {
         let tris = yz_triangles(&v, &f);
         // The chord cells tile the projection: their area is the front facets' projected area.
         let (_, p, cells) = &u.terms[0];
-        let cell_area: f64 = cells.iter().map(|c| area2(&c.poly)).sum();
+        let cell_area: f64 = cells.iter().map(|c| shoelace_area(&c.poly)).sum();
         let front: f64 = p
             .facets
             .iter()

@@ -176,7 +176,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         .with_corrected(&Verdict::scored(corrected_c.score, corrected_message))
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use verigate_sdk::python::Value;
+use verigate_sdk::python::{ErrorKind, Value, coerce};
 
 /// A polyhedron that passed the checks.
 pub struct Mesh {
@@ -110,63 +110,13 @@ fn py_iter(v: &Value) -> Check<Vec<Value>> {
 }
 
 /// Python's `float(v)`: `Ok(None)` where it raises ValueError or TypeError (caught by the
-/// original), `Err` where it raises something else.
+/// original), `Err` where it raises something else (OverflowError).
 fn py_float(v: &Value) -> Check<Option<f64>> {
-    if let Some(f) = v.as_f64() {
-        return Ok(Some(f));
+    match coerce::float(v) {
+        Ok(f) => Ok(Some(f)),
+        Err(e) if e.kind() == ErrorKind::Overflow => raise(e.message().to_owned()),
+        Err(_) => Ok(None),
     }
-    if let Some(b) = v.as_bool() {
-        return Ok(Some(f64::from(u8::from(b))));
-    }
-    if let Some(i) = v.as_i64() {
-        return Ok(Some(i as f64));
-    }
-    if let Some(big) = v.as_bigint() {
-        let f: f64 = big.to_string().parse().unwrap_or(f64::INFINITY);
-        if f.is_infinite() {
-            return raise("int too large to convert to float".into());
-        }
-        return Ok(Some(f));
-    }
-    if let Some(s) = v.as_str() {
-        return Ok(parse_py_float(s));
-    }
-    Ok(None)
-}
-
-/// Python's `float(str)` grammar: surrounding whitespace, underscores between digits, `inf`,
-/// `infinity`, `nan` in any case.
-fn parse_py_float(s: &str) -> Option<f64> {
-    let t = s.trim();
-    let lower = t.to_ascii_lowercase();
-    let (sign, body) = match lower.strip_prefix('-') {
-        Some(b) => (-1.0, b),
-        None => (1.0, lower.strip_prefix('+').unwrap_or(&lower)),
-    };
-    match body {
-        "inf" | "infinity" => return Some(sign * f64::INFINITY),
-        "nan" => return Some(f64::NAN),
-        _ => {}
-    }
-    let bytes = body.as_bytes();
-    for (i, &c) in bytes.iter().enumerate() {
-        if c == b'_' {
-            let ok = i > 0
-                && i + 1 < bytes.len()
-                && bytes[i - 1].is_ascii_digit()
-                && bytes[i + 1].is_ascii_digit();
-            if !ok {
-                return None;
-            }
-        } else if !(c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'+' | b'-')) {
-            return None;
-        }
-    }
-    let cleaned: String = body.chars().filter(|&c| c != '_').collect();
-    if cleaned.is_empty() || cleaned.starts_with(['e', '+', '-']) {
-        return None;
-    }
-    cleaned.parse::<f64>().ok().map(|f| sign * f)
 }
 
 /// Python's `round(x, 6)` (correctly rounded), as a map key: NaN never equals itself.

@@ -127,6 +127,19 @@ fn early_failures_use_the_original_messages() {
         msg("{'polyhedron': {'vertex': [{'xyz': [0, 'a', 0]}], 'faces': [{'vertex': [0]}]}}"),
         "Early failure: Vertex 0 has non-numeric coordinates: [0, 'a', 0]"
     );
+    // `float(c)`: Unicode digits, white space and underscores are numbers to Python (the
+    // port once read ASCII only), so these vertices pass and the next check speaks.
+    assert_eq!(
+        msg(
+            "{'polyhedron': {'vertex': [{'xyz': ['١', ' ２_０ ', '\\u3000-0.5']}, {'xyz': '000'}], \
+             'faces': [{'vertex': [0, 1]}]}}"
+        ),
+        "Early failure: Face 0 has only 2 vertices (minimum 3 required)"
+    );
+    assert_eq!(
+        msg("{'polyhedron': {'vertex': [{'xyz': [0, '²', 0]}], 'faces': [{'vertex': [0]}]}}"),
+        "Early failure: Vertex 0 has non-numeric coordinates: [0, '²', 0]"
+    );
     assert_eq!(
         msg("{'polyhedron': {'vertex': [{'xyz': [0, 0, 0]}], 'faces': [{'vertex': [0, 0]}]}}"),
         "Early failure: Face 0 has only 2 vertices (minimum 3 required)"

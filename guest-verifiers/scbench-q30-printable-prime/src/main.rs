@@ -390,7 +390,7 @@ fn grade(inst: &Instance, text: &str) -> Verdict {
         .with_corrected(&Verdict::scored(c_score, c_message))
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests;

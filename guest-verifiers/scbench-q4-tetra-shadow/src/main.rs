@@ -41,7 +41,7 @@ mod shadow;
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
-use verigate_sdk::python::Value;
+use verigate_sdk::python::{Value, coerce};
 use verigate_sdk::serde_json::json;
 
 use sat::Pose;
@@ -51,13 +51,6 @@ use shadow::P2;
 struct Instance {
     subpass: usize,
     pieces: Vec<Vec<P2>>,
-}
-
-/// Python's `float(v)` for the numbers math functions accept (int, float, bool).
-fn number(v: &Value) -> Option<f64> {
-    v.as_f64()
-        .or_else(|| v.as_i64().map(|i| i as f64))
-        .or_else(|| v.as_bool().map(|b| f64::from(u8::from(b))))
 }
 
 /// `math.degrees`: x · (180 / π).
@@ -100,7 +93,8 @@ fn poses(answer: &Value) -> Result<Vec<Pose>, String> {
                 .ok_or_else(|| format!("tetrahedron {i} has no '{key}'"))?;
             vals[k] = match (k, v.as_f64().or_else(|| v.as_i64().map(|n| n as f64))) {
                 (_, Some(x)) if x.is_finite() => x,
-                (3.., _) if number(v).is_some() => number(v).unwrap_or(0.0),
+                // Python's `float(v)` for the numbers math functions accept (int, float, bool).
+                (3.., _) if coerce::real_i64(v).is_some() => coerce::real_i64(v).unwrap_or(0.0),
                 _ => {
                     return Err(format!(
                         "tetrahedron {i}: '{key}' = {} is not a number",
@@ -272,7 +266,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
         .with_corrected(&Verdict::scored(c_score, c_message))
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests;

@@ -15,6 +15,7 @@
 
 use geo::algorithm::bool_ops::unary_union;
 use geo::{Area, BooleanOps, Coord, LineString, MultiPolygon, Polygon};
+use verigate_sdk::harness::shoelace_area;
 
 /// A point of the plane.
 pub type P2 = [f64; 2];
@@ -121,15 +122,6 @@ pub fn dilate(poly: &[P2], lo: f64, hi: f64) -> Vec<P2> {
     hull(&pts)
 }
 
-fn area2(poly: &[P2]) -> f64 {
-    let mut s = 0.0;
-    for i in 0..poly.len() {
-        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
-        s += a[0] * b[1] - b[0] * a[1];
-    }
-    s / 2.0
-}
-
 fn polygon(points: &[P2]) -> Polygon<f64> {
     let ring: Vec<Coord<f64>> = points.iter().map(|p| Coord { x: p[0], y: p[1] }).collect();
     Polygon::new(LineString::from(ring), vec![])
@@ -139,9 +131,9 @@ fn polygon(points: &[P2]) -> Polygon<f64> {
 fn union(polys: &[Vec<P2>]) -> MultiPolygon<f64> {
     let ps: Vec<Polygon<f64>> = polys
         .iter()
-        .filter(|p| p.len() >= 3 && area2(p) != 0.0)
+        .filter(|p| p.len() >= 3 && shoelace_area(p) != 0.0)
         .map(|p| {
-            if area2(p) > 0.0 {
+            if shoelace_area(p) > 0.0 {
                 polygon(p)
             } else {
                 polygon(&p.iter().rev().copied().collect::<Vec<_>>())

@@ -117,7 +117,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     verdict.with_details(details)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests {

@@ -208,4 +208,4 @@ pub fn grade(instance: &Instance, text: &str) -> Verdict {
     .with_details(details)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));

@@ -175,7 +175,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     verdict.with_details(details).with_corrected(&corrected)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests {

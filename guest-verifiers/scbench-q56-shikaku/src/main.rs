@@ -13,10 +13,15 @@
 //! one clue, equal to its area; every cell must be covered. Finally the sorted boxes must
 //! equal the stored solution: a different valid tiling fails (score 0) — reproduced, and
 //! reported in `details.valid_tiling` (and `details.corrected`) so the corrected judgement is visible.
+//!
+//! `details.figure` (verigate's figure schema, `runtime/html/FIGURE.md`) draws the puzzle
+//! with its clues, the answer's rectangles (`ok` when inside the grid with exactly one clue
+//! equal to its area, else `wrong`), uncovered cells `missing`, cells covered twice `extra`,
+//! and the stored solution's rectangles that the answer lacks as dashed `target` outlines.
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
-use verigate_sdk::python::{BigInt, Value};
+use verigate_sdk::python::{BigInt, Value, strings};
 use verigate_sdk::serde_json::json;
 
 #[derive(Deserialize)]
@@ -51,22 +56,9 @@ fn python_int(v: &Value) -> std::result::Result<BigInt, String> {
         return Ok(format!("{:.0}", f.trunc()).parse().unwrap_or_default());
     }
     if let Some(s) = v.as_str() {
-        // int(str): surrounding whitespace, an optional sign, digits with single
-        // underscores between them.
-        let t = s.trim();
-        let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-        let ok = !digits.is_empty()
-            && !digits.starts_with('_')
-            && !digits.ends_with('_')
-            && !digits.contains("__")
-            && digits.chars().all(|c| c.is_ascii_digit() || c == '_');
-        if ok {
-            return t
-                .replace('_', "")
-                .parse()
-                .map_err(|_| format!("int({s:?}) fails"));
-        }
-        return Err(format!("int({s:?}) fails"));
+        // int(str) with CPython's rules: Unicode white space and decimal digits,
+        // an optional sign, single underscores between digits.
+        return strings::int(s).ok_or_else(|| format!("int({s:?}) fails"));
     }
     Err(format!("int() of a {}", v.type_name()))
 }
@@ -180,7 +172,134 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     verdict.with_details(details).with_corrected(&corrected)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+/// Largest grid side drawn in `details.figure`.
+const FIGURE_MAX_SIDE: usize = 40;
+/// Most answer rectangles drawn.
+const FIGURE_MAX_BOXES: usize = 400;
+
+/// `details.figure`: the puzzle, the answer's rectangles and the stored solution's
+/// missing ones (module docs).
+fn figure(instance: &Instance, text: &str) -> Option<verigate_sdk::serde_json::Value> {
+    let puzzle = &instance.puzzle;
+    let (w, h) = (puzzle.width, puzzle.height);
+    if w == 0 || h == 0 || w > FIGURE_MAX_SIDE || h > FIGURE_MAX_SIDE {
+        return None;
+    }
+    let clue = |x: usize, y: usize| {
+        let n = puzzle
+            .numbers
+            .get(y)
+            .and_then(|r| r.get(x))
+            .copied()
+            .unwrap_or(0);
+        (n > 0).then_some(n)
+    };
+    let read = verigate_sdk::python::answer_list(text, "rectangles").map(|l| canonical(&l));
+    let boxes = match &read {
+        Some(Ok(boxes)) => boxes.as_slice(),
+        _ => &[],
+    };
+    let mut covered = vec![vec![0u32; w]; h];
+    let mut items = Vec::new();
+    let corners = |[l, t, r, b]: [i64; 4]| {
+        // Clamped to just outside the grid, so a box that leaves it still shows.
+        let x = |v: i64| v.clamp(-1, w as i64 + 1);
+        let y = |v: i64| v.clamp(-1, h as i64 + 1);
+        let (x0, y0, x1, y1) = (x(l), y(t), x(r.saturating_add(1)), y(b.saturating_add(1)));
+        json!([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    };
+    for &[l, t, r, b] in boxes.iter().take(FIGURE_MAX_BOXES) {
+        let cols = (l.max(0) as usize)..(r.saturating_add(1).clamp(0, w as i64) as usize);
+        let rows = (t.max(0) as usize)..(b.saturating_add(1).clamp(0, h as i64) as usize);
+        let mut clues = Vec::new();
+        for y in rows {
+            for x in cols.clone() {
+                covered[y][x] += 1;
+                clues.extend(clue(x, y));
+            }
+        }
+        let inside = r < w as i64 && b < h as i64;
+        // r ≥ l ≥ 0 and b ≥ t ≥ 0, but r or b may be i64::MAX.
+        let area = (r - l)
+            .saturating_add(1)
+            .saturating_mul((b - t).saturating_add(1));
+        let class = if inside && clues == [area] {
+            "ok"
+        } else {
+            "wrong"
+        };
+        items.push(json!({"type": "polygon", "points": corners([l, t, r, b]), "class": class}));
+    }
+    let missing: Vec<[i64; 4]> = instance
+        .ground_truth
+        .iter()
+        .filter(|g| read.is_some() && !boxes.contains(g))
+        .copied()
+        .collect();
+    for g in &missing {
+        items.push(json!({"type": "polygon", "points": corners(*g), "class": "target"}));
+    }
+    let labels: Vec<Vec<String>> = (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| clue(x, y).map_or(String::new(), |n| n.to_string()))
+                .collect()
+        })
+        .collect();
+    let parsed = matches!(read, Some(Ok(_)));
+    let classes: Vec<Vec<&str>> = covered
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|&n| match n {
+                    _ if !parsed => "",
+                    0 => "missing",
+                    1 => "",
+                    _ => "extra",
+                })
+                .collect()
+        })
+        .collect();
+    let count = |class: &str| classes.iter().flatten().filter(|c| **c == class).count();
+    items.insert(
+        0,
+        json!({"type": "grid", "x": 0, "y": 0, "cell": 1, "rows": h, "cols": w,
+               "labels": labels, "classes": classes}),
+    );
+    let caption = match &read {
+        Some(Ok(_)) => format!(
+            "{} rectangles; {} cells uncovered, {} covered twice or more; {} rectangles of the \
+             stored solution not in the answer (dashed)",
+            boxes.len(),
+            count("missing"),
+            count("extra"),
+            missing.len()
+        ),
+        Some(Err(why)) => format!("the rectangles could not be read: {why}"),
+        None => "no list of rectangles could be parsed from the answer".to_owned(),
+    };
+    Some(json!({
+        "title": format!("Shikaku {w}×{h}"),
+        "caption": caption,
+        "view_box": [-1.5, -1.5, w + 3, h + 3],
+        "items": items,
+    }))
+}
+
+/// The verdict with its figure in `details.figure` (nothing else changes).
+fn grade_with_figure(instance: &Instance, text: &str) -> Verdict {
+    let verdict = grade(instance, text);
+    let Some(figure) = figure(instance, text) else {
+        return verdict;
+    };
+    let mut details = verdict.details().cloned().unwrap_or_default();
+    details["figure"] = figure;
+    verdict.with_details(details)
+}
+
+verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(
+    grade_with_figure
+));
 
 #[cfg(test)]
 mod tests {
@@ -216,6 +335,9 @@ mod tests {
         );
         // int() quirks: floats truncate, numeric strings count, -0.5 becomes 0.
         assert!(message("[[0.9, '0', 1, 0], [-0.5, 1, ' 1 ', 1.99]]").0);
+        // int(str) takes Unicode decimal digits and white space as CPython does.
+        assert!(message("[['０', '0', '１', 0], [0, '\u{0661}', 1, '\u{3000}1']]").0);
+        assert!(!message("[['²', 0, 1, 0], [0, 1, 1, 1]]").0);
     }
 
     #[test]
@@ -226,6 +348,92 @@ mod tests {
             why.starts_with("a valid tiling, but not the stored solution"),
             "{why}"
         );
+    }
+
+    fn drawn(text: &str) -> verigate_sdk::serde_json::Value {
+        let v = verigate_sdk::serde_json::to_value(grade_with_figure(&instance(), text)).unwrap();
+        v["details"]["figure"].clone()
+    }
+
+    fn polygons(figure: &verigate_sdk::serde_json::Value) -> Vec<String> {
+        figure["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["type"] == "polygon")
+            .map(|i| i["class"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn the_figure_draws_the_answer_over_the_puzzle() {
+        let f = drawn("[[0, 0, 1, 0], [0, 1, 1, 1]]");
+        assert_eq!(f["items"][0]["labels"], json!([["2", ""], ["", "2"]]));
+        assert_eq!(f["items"][0]["classes"], json!([["", ""], ["", ""]]));
+        assert_eq!(polygons(&f), ["ok", "ok"]);
+        assert_eq!(
+            f["items"][1]["points"],
+            json!([[0, 0], [2, 0], [2, 1], [0, 1]])
+        );
+        // Another valid tiling: the stored solution's rectangles dashed beside it.
+        assert_eq!(
+            polygons(&drawn("[[0, 0, 0, 1], [1, 0, 1, 1]]")),
+            ["ok", "ok", "target", "target"]
+        );
+        // Overlap, a missing cell, a box with two clues, a box leaving the grid.
+        let f = drawn("[[0, 0, 1, 1], [0, 0, 0, 0], [1, 1, 5, 1]]");
+        assert_eq!(
+            f["items"][0]["classes"],
+            json!([["extra", ""], ["", "extra"]])
+        );
+        assert_eq!(
+            polygons(&f),
+            ["wrong", "wrong", "wrong", "target", "target"]
+        );
+        assert_eq!(
+            f["items"][3]["points"],
+            json!([[1, 1], [3, 1], [3, 2], [1, 2]])
+        );
+        let f = drawn("[[0, 0, 1, 0]]");
+        assert_eq!(
+            f["items"][0]["classes"],
+            json!([["", ""], ["missing", "missing"]])
+        );
+        assert!(
+            f["caption"]
+                .as_str()
+                .unwrap()
+                .starts_with("1 rectangles; 2 cells uncovered")
+        );
+        // Unreadable answers still show the puzzle.
+        assert_eq!(polygons(&drawn("no idea")), Vec::<String>::new());
+        assert_eq!(
+            drawn("no idea")["caption"],
+            "no list of rectangles could be parsed from the answer"
+        );
+    }
+
+    #[test]
+    fn the_figure_only_adds_to_the_details_and_is_bounded() {
+        for text in [
+            "[[0, 0, 1, 0], [0, 1, 1, 1]]",
+            "[[0, 0, 1]]",
+            "no idea",
+            "[]",
+        ] {
+            let plain = verigate_sdk::serde_json::to_value(grade(&instance(), text)).unwrap();
+            let mut with =
+                verigate_sdk::serde_json::to_value(grade_with_figure(&instance(), text)).unwrap();
+            with["details"].as_object_mut().unwrap().remove("figure");
+            if with["details"].as_object().unwrap().is_empty() {
+                with.as_object_mut().unwrap().remove("details");
+            }
+            assert_eq!(with, plain, "{text}");
+        }
+        let boxes = vec!["[0, 0, 9223372036854775807, 10**30]"; 2000].join(", ");
+        let f = drawn(&format!("[{boxes}]"));
+        assert_eq!(polygons(&f).len(), FIGURE_MAX_BOXES + 2);
+        assert!(f.to_string().len() < 60 * 1024, "{}", f.to_string().len());
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! CPython's float semantics where the verifier depends on them bit for bit:
 //! `round(x, n)`, `math.isclose`, `float(int)` and `json.dumps`.
 
-use num_bigint::{BigInt, BigUint, Sign};
-use num_traits::{ToPrimitive, Zero};
-use verigate_sdk::python::Value;
+use num_bigint::BigUint;
+use num_traits::Zero;
+use verigate_sdk::python::{Value, coerce};
 
 /// `x` as `mantissa · 2^exponent` (finite, non-zero `x`; sign dropped).
 fn decompose(x: f64) -> (u64, i32) {
@@ -59,36 +59,15 @@ pub fn isclose(a: f64, b: f64, abs_tol: f64) -> bool {
     diff <= (REL_TOL * b).abs() || diff <= (REL_TOL * a).abs() || diff <= abs_tol
 }
 
-/// `float(i)` for a Python int: correctly rounded; `None` where CPython raises
-/// `OverflowError` ("int too large to convert to float").
-pub fn int_to_float(i: &BigInt) -> Option<f64> {
-    if let Some(small) = i.to_i64() {
-        return Some(small as f64);
-    }
-    let f: f64 = i.to_string().parse().ok()?;
-    f.is_finite().then_some(f)
-}
-
 /// `float(v)` for a value that `isinstance(v, (int, float))` accepts (bools
 /// included); `Err` where CPython raises.
 pub fn number(v: &Value) -> Option<Result<f64, String>> {
-    if let Some(b) = v.as_bool() {
-        return Some(Ok(f64::from(u8::from(b))));
+    let f = coerce::real(v)?;
+    if f.is_infinite() && v.as_bigint().is_some() {
+        let big = if f < 0.0 { "-10**309…" } else { "10**309…" };
+        return Some(Err(format!("float({big}) overflows")));
     }
-    if let Some(f) = v.as_f64() {
-        return Some(Ok(f));
-    }
-    let i = v.as_bigint()?;
-    Some(int_to_float(&i).ok_or_else(|| {
-        format!(
-            "float({}) overflows",
-            if i.sign() == Sign::Minus {
-                "-10**309…"
-            } else {
-                "10**309…"
-            }
-        )
-    }))
+    Some(Ok(f))
 }
 
 /// `0.5 * 10 ** (-d)`: `10 ** -d` is the nearest double to 10^-d (CPython's
@@ -240,10 +219,16 @@ mod tests {
             json_dumps(&v).unwrap_err(),
             "Object of type set is not JSON serializable"
         );
+        let huge = verigate_sdk::python::eval("[10 ** 400, -10 ** 400, 2 ** 64, True]").unwrap();
+        let got: Vec<_> = huge.as_list().unwrap().iter().map(number).collect();
         assert_eq!(
-            int_to_float(&"9".repeat(400).parse().unwrap()),
-            None,
-            "float(10**400) raises"
+            got,
+            [
+                Some(Err("float(10**309…) overflows".to_owned())),
+                Some(Err("float(-10**309…) overflows".to_owned())),
+                Some(Ok(18446744073709551616.0)),
+                Some(Ok(1.0)),
+            ]
         );
     }
 }

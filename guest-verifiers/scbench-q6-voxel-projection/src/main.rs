@@ -22,7 +22,7 @@ use std::collections::HashSet;
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
-use verigate_sdk::python::Value;
+use verigate_sdk::python::{Value, coerce, strings};
 use verigate_sdk::serde_json::json;
 
 #[derive(Deserialize)]
@@ -39,14 +39,6 @@ type Voxel = [i64; 3];
 enum Bad {
     Invalid,
     Raises(String),
-}
-
-/// A number as `f64` (`bool` counts as 0 or 1).
-fn number(v: &Value) -> Option<f64> {
-    if let Some(b) = v.as_bool() {
-        return Some(f64::from(u8::from(b)));
-    }
-    v.as_f64().or_else(|| v.as_i64().map(|i| i as f64))
 }
 
 /// A coordinate within 1e-9 of an integer in `0..limit`.
@@ -73,14 +65,26 @@ fn from_index(i: f64, n: i64) -> std::result::Result<Voxel, Bad> {
     Ok([i % n, (i / n) % n, i / (n * n)])
 }
 
+/// `"x,y,z"`: `[float(p.strip()) for p in s.split(',')]` inside the original's
+/// `try: … except Exception: return None`, so whatever fails is an invalid entry.
 fn from_text(s: &str, n: i64) -> std::result::Result<Voxel, Bad> {
-    let coords: Option<Vec<f64>> = s.split(',').map(|c| c.trim().parse().ok()).collect();
-    from_coords(&coords.ok_or(Bad::Invalid)?, n)
+    let coords: Option<Vec<f64>> = s
+        .split(',')
+        .map(|c| strings::float(strings::strip(c)))
+        .collect();
+    from_coords(&coords.ok_or(Bad::Invalid)?, n).map_err(|_| Bad::Invalid)
 }
 
+/// Three coordinates `float(c)`, outside any `try`: where `float` raises, the original does.
 fn from_sequence(items: &[Value], n: i64) -> std::result::Result<Voxel, Bad> {
-    let coords: Option<Vec<f64>> = items.iter().map(number).collect();
-    from_coords(&coords.ok_or(Bad::Invalid)?, n)
+    if items.len() != 3 {
+        return Err(Bad::Invalid);
+    }
+    let coords = items
+        .iter()
+        .map(|c| coerce::float(c).map_err(|e| Bad::Raises(e.python_text())))
+        .collect::<std::result::Result<Vec<f64>, Bad>>()?;
+    from_coords(&coords, n)
 }
 
 /// One entry of `voxels`, in the forms the original accepts.
@@ -90,7 +94,7 @@ fn voxel(entry: &Value, n: i64) -> std::result::Result<Voxel, Bad> {
             if let Some(items) = xyz.as_sequence() {
                 return from_sequence(items, n);
             }
-            if let Some(i) = number(xyz) {
+            if let Some(i) = coerce::real_i64(xyz) {
                 return from_index(i, n);
             }
             if let Some(s) = xyz.as_str() {
@@ -106,7 +110,7 @@ fn voxel(entry: &Value, n: i64) -> std::result::Result<Voxel, Bad> {
     if let Some(items) = entry.as_sequence() {
         return from_sequence(items, n);
     }
-    if let Some(i) = number(entry) {
+    if let Some(i) = coerce::real_i64(entry) {
         return from_index(i, n);
     }
     entry
@@ -202,7 +206,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     Verdict::pass().with_details(json!({ "voxels": voxels.len() }))
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests {
@@ -237,6 +241,29 @@ mod tests {
         let forms = "{'voxels': [{'xyz': 0}, {'x': 0, 'y': 1.0, 'z': True}, [0, 2, 2], '1,0,1', \
                      {'xyz': '1,1,2'}, {'xyz': [1, 2, 0]}, [2, 0, 2], 5, [2, 2, 1], {'xyz': 3}]}";
         assert_eq!(graded(forms), (true, String::new()));
+    }
+
+    #[test]
+    fn coordinates_are_read_with_pythons_float() {
+        // `float(c)` of each coordinate: strings of any decimal digits, with white space and
+        // underscores, count as in Python (the port once refused all of these).
+        let forms = "{'voxels': [{'xyz': 0}, {'x': '0', 'y': ' １ ', 'z': True}, ['0', '٢', 2.0], \
+                     '1,0,\u{3000}١', {'xyz': '1, 1_0e-1 ,２'}, {'xyz': [1, 2, 0]}, [2, 0, 2], 5, \
+                     [2, 2, 1], {'xyz': 3}]}";
+        assert_eq!(graded(forms), (true, String::new()));
+        // Outside the original's try, a coordinate float() refuses raises; inside (the
+        // "x,y,z" text), it is an invalid entry.
+        let (_, message) = graded("{'voxels': [[0, 0, 'x']]}");
+        assert!(message.starts_with("ValueError: could not convert string to float: 'x'"));
+        assert!(message.ends_with(verigate_sdk::RAISED));
+        assert_eq!(
+            graded("{'voxels': ['0,0,²']}").1,
+            "Invalid voxel entry: '0,0,²'"
+        );
+        assert_eq!(
+            graded("{'voxels': ['0,0,nan']}").1,
+            "Invalid voxel entry: '0,0,nan'"
+        );
     }
 
     #[test]

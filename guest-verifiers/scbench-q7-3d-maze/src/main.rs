@@ -12,6 +12,11 @@
 //! must be a bridge of the move graph (else "Multiple paths exist"), it must cover at least
 //! 20 % of the cells, and it must jump at least the required number of times.
 //!
+//! The text is stripped and its characters read as `7.py` reads them: `answer.strip()`
+//! (Python's white space, U+001C..U+001F included), then `char.isdigit()` and `int(char)`,
+//! so any Unicode decimal digit (`'５'`, `'٣'`) is a height, and a digit `int()` refuses
+//! (`'²'`) raises, as the original does (its runner records 10000).
+//!
 //! Score 1 or 0. The original finds bridges with a recursive DFS, which can exceed
 //! Python's recursion limit on the largest mazes (its runner then records 10000); this
 //! port is iterative and always answers.
@@ -20,6 +25,8 @@ use std::collections::{HashSet, VecDeque};
 
 use serde::Deserialize;
 use verigate_sdk::Verdict;
+use verigate_sdk::harness::{Step, Stop};
+use verigate_sdk::python::{Value, strings};
 use verigate_sdk::serde_json::json;
 
 #[derive(Deserialize)]
@@ -38,32 +45,37 @@ struct Maze {
     b: usize,
 }
 
-fn parse(instance: &Instance, text: &str) -> std::result::Result<Maze, String> {
-    let text = text.trim_matches(|c: char| c.is_whitespace());
+fn parse(instance: &Instance, text: &str) -> Step<Maze> {
+    let text = strings::strip(text);
     let (a_count, b_count) = (text.matches('A').count(), text.matches('B').count());
     if a_count != 1 || b_count != 1 {
-        return Err(format!(
+        return Err(Stop::Zero(format!(
             "expected exactly one A and one B, found {a_count} and {b_count}"
-        ));
+        )));
     }
     let rows: Vec<&str> = text.split('\n').collect();
     let n = instance.n;
     if rows.len() != n {
-        return Err(format!("{} rows, expected {n}", rows.len()));
+        return Err(Stop::Zero(format!("{} rows, expected {n}", rows.len())));
     }
     let width = rows[0].chars().count();
     if width != n {
-        return Err(format!("row 1 has {width} characters, expected {n}"));
+        return Err(Stop::Zero(format!(
+            "row 1 has {width} characters, expected {n}"
+        )));
     }
-    let (mut height, mut a, mut b) = (Vec::with_capacity(n * n), 0, 0);
+    // Every row's width first, then the characters (a separate loop in the original).
     for (i, row) in rows.iter().enumerate() {
         if row.chars().count() != width {
-            return Err(format!(
+            return Err(Stop::Zero(format!(
                 "row {} has {} characters, expected {n}",
                 i + 1,
                 row.chars().count()
-            ));
+            )));
         }
+    }
+    let (mut height, mut a, mut b) = (Vec::with_capacity(n * n), 0, 0);
+    for (i, row) in rows.iter().enumerate() {
         for (j, c) in row.chars().enumerate() {
             let h = match c {
                 'A' => {
@@ -74,15 +86,26 @@ fn parse(instance: &Instance, text: &str) -> std::result::Result<Maze, String> {
                     b = i * n + j;
                     instance.b_height
                 }
-                // Python's str.isdigit() also accepts other Unicode digits; int() of those
-                // works too. Only ASCII digits are decimal here; others are refused.
-                c if c.is_ascii_digit() => c as i32 - '0' as i32,
+                // `char.isdigit()`, then `int(char)`: a Unicode decimal digit is its value; a
+                // digit that is not decimal (a superscript) makes int() raise.
+                c if strings::digit(c).is_some() => match strings::decimal(c) {
+                    Some(d) => d as i32,
+                    None => {
+                        return Err(Stop::Raise(format!(
+                            "ValueError: invalid literal for int() with base 10: {} (row {} \
+                             column {})",
+                            Value::from(c.to_string()),
+                            i + 1,
+                            j + 1
+                        )));
+                    }
+                },
                 c => {
-                    return Err(format!(
+                    return Err(Stop::Zero(format!(
                         "row {} column {}: {c:?} is not a height",
                         i + 1,
                         j + 1
-                    ));
+                    )));
                 }
             };
             height.push(h);
@@ -97,10 +120,10 @@ fn parse(instance: &Instance, text: &str) -> std::result::Result<Maze, String> {
         .enumerate()
         .find(|(_, c)| **c * 10 > n * n * 3)
     {
-        return Err(format!(
+        return Err(Stop::Zero(format!(
             "height {h} occupies {count} of {} cells (more than 30 %)",
             n * n
-        ));
+        )));
     }
     Ok(Maze { n, height, a, b })
 }
@@ -208,7 +231,7 @@ impl Maze {
 fn grade(instance: &Instance, text: &str) -> Verdict {
     let maze = match parse(instance, text) {
         Ok(maze) => maze,
-        Err(why) => return Verdict::fail(why),
+        Err(stop) => return stop.verdict(),
     };
     let Some(path) = maze.shortest_path() else {
         return Verdict::fail("No valid path from A to B");
@@ -247,7 +270,7 @@ fn grade(instance: &Instance, text: &str) -> Verdict {
     verdict.with_details(details)
 }
 
-verigate_sdk::main!(verdict_json, || verigate_sdk::grade_instance(grade));
+verigate_sdk::main!(verdict_json, grade_instance(grade));
 
 #[cfg(test)]
 mod tests {
@@ -278,6 +301,33 @@ mod tests {
         assert!(pass, "{message}");
     }
 
+    /// The reported defect: `char.isdigit()` and `int(char)` accept any Unicode decimal
+    /// digit, so the original grades a maze of full-width or Arabic-Indic digits like its
+    /// ASCII twin; the port used to refuse them ("'５' is not a height").
+    #[test]
+    fn unicode_digits_are_heights() {
+        let fullwidth = "A４３１３\n９９９９２\n００B１１\n７７７７７\n６６６６６";
+        assert_eq!(graded(fullwidth, 1), graded(MAZE, 1));
+        assert!(graded(fullwidth, 1).0);
+        let mixed = "A4٣1३\n٩９9۹2\n00B11\n7７٧77\n66666";
+        assert!(graded(mixed, 1).0, "{}", graded(mixed, 1).1);
+        // '²'.isdigit() is true but int('²') raises: the original's runner records 10000.
+        let (pass, message) = graded("A4313\n9999²\n00B11\n77777\n66666", 1);
+        assert!(!pass);
+        assert_eq!(
+            message,
+            format!(
+                "ValueError: invalid literal for int() with base 10: '²' (row 2 column 5) {}",
+                verigate_sdk::RAISED
+            )
+        );
+        // Not digits at all ('½' is numeric, not a digit): an invalid character.
+        assert_eq!(
+            graded("A431½\n99992\n00B11\n77777\n66666", 1).1,
+            "row 1 column 5: '½' is not a height"
+        );
+    }
+
     #[test]
     fn the_original_checks() {
         assert_eq!(
@@ -300,6 +350,9 @@ mod tests {
             graded("A4313\n99999\n00B11\n99999\n66666", 1).1,
             "height 9 occupies 10 of 25 cells (more than 30 %)"
         );
+        // `answer.strip()` strips Python's white space, U+001C..U+001F included.
+        let (pass, message) = graded(&format!("\u{3000}{MAZE}\x1c\u{85}"), 1);
+        assert!(pass, "{message}");
         // Lower the wall beside the pit: a walking route around it closes a cycle.
         let (pass, message) = graded("A4313\n99322\n00B11\n77777\n66666", 1);
         assert!(!pass);

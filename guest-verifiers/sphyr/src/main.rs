@@ -20,9 +20,16 @@
 //! `details.strict` grades the same answer after rejecting a wrong shape
 //! (code fence, row count, cells per row; blank lines around the grid are
 //! ignored) with score 0.
+//!
+//! `details.figure` (verigate's figure schema, `runtime/html/FIGURE.md`)
+//! draws the input, the ground truth and the answer side by side: the cells
+//! to fill are `target`; in the answer, a filled cell right is `ok`, a cell
+//! that differs `wrong`, a cell the answer lacks `missing`, a cell beyond
+//! the ground truth's shape `extra`. Grids over [`FIGURE_MAX_SIDE`] cells a
+//! side are not drawn, so the verdict line stays small.
 
 use serde::Deserialize;
-use verigate_sdk::serde_json::json;
+use verigate_sdk::serde_json::{Value, json};
 use verigate_sdk::{Result, Verdict};
 
 /// The fields of a dataset row this verifier uses.
@@ -168,9 +175,110 @@ fn grade(row: &Row, answer: &str) -> Verdict {
     verdict.with_details(details)
 }
 
+/// Most rows or cells per row drawn in `details.figure`.
+const FIGURE_MAX_SIDE: usize = 24;
+/// Longest cell text drawn in the figure, in characters.
+const FIGURE_LABEL_CHARS: usize = 6;
+
+/// One grid of the figure at `x`: `rows` × `cols` cells, `cell(r, c)` giving
+/// each cell's text and style class.
+fn figure_grid<'a>(
+    label: &str,
+    x: usize,
+    (rows, cols): (usize, usize),
+    cell: impl Fn(usize, usize) -> (Option<&'a str>, &'static str),
+) -> Value {
+    let (mut labels, mut classes) = (Vec::new(), Vec::new());
+    for r in 0..rows {
+        let (l, c): (Vec<Value>, Vec<Value>) = (0..cols)
+            .map(|c| {
+                let (text, class) = cell(r, c);
+                let text: Option<String> =
+                    text.map(|t| t.chars().take(FIGURE_LABEL_CHARS).collect());
+                (json!(text), json!(class))
+            })
+            .unzip();
+        labels.push(l);
+        classes.push(c);
+    }
+    json!({
+        "type": "grid", "x": x, "y": 0, "cell": 1, "rows": rows, "cols": cols,
+        "label": label, "labels": labels, "classes": classes,
+    })
+}
+
+fn cell<A: AsRef<str>>(grid: &[Vec<A>], r: usize, c: usize) -> Option<&str> {
+    grid.get(r).and_then(|row| row.get(c)).map(AsRef::as_ref)
+}
+
+/// `details.figure`: input, ground truth and answer grids (see the module docs).
+fn figure(row: &Row, answer: &str) -> Option<Value> {
+    let output = parse_grid(answer);
+    let shape = |g: &[Vec<String>]| (g.len(), g.iter().map(Vec::len).max().unwrap_or(0));
+    let (truth, input) = (&row.ground_truth, &row.input_grid);
+    let (rows, cols) = shape(truth);
+    let (in_rows, in_cols) = shape(input);
+    let fits =
+        |(r, c): (usize, usize)| r > 0 && c > 0 && r <= FIGURE_MAX_SIDE && c <= FIGURE_MAX_SIDE;
+    if !fits((rows, cols)) || !fits((in_rows, in_cols)) {
+        return None;
+    }
+    let out_cols = output.iter().map(Vec::len).max().unwrap_or(0);
+    let answer_shape = (
+        rows.max(output.len()).min(FIGURE_MAX_SIDE),
+        cols.max(out_cols).min(FIGURE_MAX_SIDE),
+    );
+    let to_fill = |r, c| cell(input, r, c) != cell(truth, r, c);
+    let gap = in_cols.max(cols) + 1;
+    let items = vec![
+        figure_grid("input", 0, (in_rows, in_cols), |r, c| {
+            let class = if to_fill(r, c) { "target" } else { "neutral" };
+            (cell(input, r, c), class)
+        }),
+        figure_grid("ground truth", gap, (rows, cols), |r, c| {
+            let class = if to_fill(r, c) { "target" } else { "neutral" };
+            (cell(truth, r, c), class)
+        }),
+        figure_grid("answer", 2 * gap, answer_shape, |r, c| {
+            let got = cell(&output, r, c);
+            let class = match (got, cell(truth, r, c)) {
+                (Some(g), Some(t)) if g != t => "wrong",
+                (Some(_), Some(_)) if to_fill(r, c) => "ok",
+                (Some(_), Some(_)) => "neutral",
+                (None, Some(_)) => "missing",
+                (Some(_), None) => "extra",
+                (None, None) => "neutral",
+            };
+            (got, class)
+        }),
+    ];
+    let height = in_rows.max(rows).max(answer_shape.0);
+    let wrong = differences(&output, truth).len();
+    Some(json!({
+        "title": "input · ground truth · answer",
+        "caption": format!(
+            "{wrong} answer cell(s) differ from the ground truth; the answer has {} row(s)",
+            output.len()
+        ),
+        "view_box": [-0.5, -1.5, 2 * gap + answer_shape.1 + 1, height + 2],
+        "items": items,
+    }))
+}
+
+/// `verdict` with `figure` added to its details (nothing else changes).
+fn with_figure(verdict: Verdict, figure: Option<Value>) -> Verdict {
+    let Some(figure) = figure else {
+        return verdict;
+    };
+    let mut details = verdict.details().cloned().unwrap_or_default();
+    details["figure"] = figure;
+    verdict.with_details(details)
+}
+
 fn verify() -> Result<Verdict> {
     let row: Row = verigate_sdk::row()?;
-    Ok(grade(&row, verigate_sdk::payload()?))
+    let answer = verigate_sdk::payload()?;
+    Ok(with_figure(grade(&row, answer), figure(&row, answer)))
 }
 
 verigate_sdk::main!(verdict_json, verify);
@@ -261,6 +369,87 @@ mod tests {
         assert_eq!(verigate_sdk::py_splitlines("a\r\nb\rc\n"), ["a", "b", "c"]);
         assert_eq!(verigate_sdk::py_splitlines("a\n\nb"), ["a", "", "b"]);
         assert_eq!(parse_grid(" 1\t0\u{1f}1 \n"), [vec!["1", "0", "1"]]);
+    }
+
+    /// Each grid's style classes, row by row.
+    fn classes(figure: &Value, grid: usize) -> Vec<Vec<String>> {
+        figure["items"][grid]["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap().to_owned())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_figure_marks_cells_to_fill_and_answer_errors() {
+        // Row 3 col 1 wrong, and a fourth row of two cells beyond the ground truth.
+        let f = figure(&item(), "L 0 1\n0 1 0\n1 S\n0 0").unwrap();
+        assert_eq!(f["items"].as_array().unwrap().len(), 3);
+        assert_eq!(
+            classes(&f, 0),
+            [
+                ["neutral", "neutral", "target"],
+                ["neutral", "neutral", "neutral"],
+                ["target", "neutral", "neutral"]
+            ]
+        );
+        assert_eq!(classes(&f, 1), classes(&f, 0));
+        assert_eq!(
+            classes(&f, 2),
+            [
+                ["neutral", "neutral", "ok"],
+                ["neutral", "neutral", "neutral"],
+                ["wrong", "neutral", "missing"],
+                ["extra", "extra", "neutral"]
+            ]
+        );
+        assert_eq!(f["items"][2]["labels"][2], json!(["1", "S", null]));
+        assert_eq!(f["items"][1]["x"], 4);
+        assert_eq!(f["items"][2]["x"], 8);
+        assert_eq!(f["view_box"], json!([-0.5, -1.5, 12, 6]));
+        assert_eq!(
+            f["caption"],
+            "1 answer cell(s) differ from the ground truth; the answer has 4 row(s)"
+        );
+    }
+
+    #[test]
+    fn the_figure_is_bounded() {
+        // A long answer is drawn to the cap; long cells are cut.
+        let answer = format!("{}\n", "xxxxxxxxxxxxxxxxxxxx ".repeat(100)).repeat(100);
+        let f = figure(&item(), &answer).unwrap();
+        assert_eq!(f["items"][2]["rows"], FIGURE_MAX_SIDE);
+        assert_eq!(f["items"][2]["cols"], FIGURE_MAX_SIDE);
+        assert_eq!(f["items"][2]["labels"][0][0], "xxxxxx");
+        assert!(f.to_string().len() < 16 * 1024, "{}", f.to_string().len());
+        // A grid over the cap is not drawn at all.
+        let wide = vec![vec!["0".to_owned(); FIGURE_MAX_SIDE + 1]];
+        let row = Row {
+            input_grid: wide.clone(),
+            ground_truth: wide,
+        };
+        assert!(figure(&row, "0").is_none());
+    }
+
+    #[test]
+    fn the_figure_only_adds_to_the_details() {
+        for answer in ["L 0 1\n0 1 0\n0 S S\n", "L 0 1\n0 1 0\n1 S S", ""] {
+            let plain = details(&grade(&item(), answer));
+            let mut drawn = details(&with_figure(
+                grade(&item(), answer),
+                figure(&item(), answer),
+            ));
+            assert!(drawn["details"]["figure"].is_object());
+            drawn["details"].as_object_mut().unwrap().remove("figure");
+            assert_eq!(drawn, plain);
+        }
     }
 
     #[test]

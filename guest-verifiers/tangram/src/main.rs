@@ -24,6 +24,12 @@
 //! ([`qsqrt2`], [`geometry`]); `rge` and `pe` are `null` after a syntax
 //! error. The verdict passes on success (score 1) and fails otherwise
 //! (score 0), its message naming the first problem found.
+//!
+//! `details.figure` (verigate's figure schema, `runtime/html/FIGURE.md`) draws
+//! the pieces (each in its own colour, labelled with its name) over the
+//! target outline (`target`), with the pieces' overlaps (`extra`), the
+//! target's uncovered area (`missing`) and the area outside the target
+//! (`wrong`) marked, in `f64` (for the eye only).
 
 mod geometry;
 mod latex;
@@ -338,10 +344,125 @@ fn grade(item: &Item, answer: &str) -> Verdict {
     .verdict()
 }
 
+/// Most vertices drawn in `details.figure`, the target's, the pieces' and the
+/// marked regions' together.
+const FIGURE_MAX_POINTS: usize = 2_000;
+/// Longest piece name drawn.
+const FIGURE_LABEL_CHARS: usize = 12;
+
+/// A ring for the figure, rounded to 4 decimals (for the eye; and short).
+fn figure_ring(points: impl IntoIterator<Item = (f64, f64)>) -> Value {
+    let round = |v: f64| (v * 1e4).round() / 1e4;
+    points
+        .into_iter()
+        .map(|(x, y)| json!([round(x), round(y)]))
+        .collect()
+}
+
+/// `details.figure`: the pieces over the target, overlaps and gaps marked
+/// (see the module docs).
+fn figure(item: &Item, answer: &str) -> Value {
+    let target: Vec<(f64, f64)> = item.target.iter().map(Point::to_f64).collect();
+    let mut items = vec![json!({
+        "type": "polygon", "points": figure_ring(target.iter().copied()), "class": "target",
+    })];
+    let mut budget = FIGURE_MAX_POINTS.saturating_sub(target.len());
+    let caption = match tce::assembly(answer) {
+        Err(_) => "no pieces drawn: the answer is not a readable assembly (TSE)".to_owned(),
+        Ok(assembly) => {
+            let shapes: Vec<Vec<(f64, f64)>> = assembly
+                .pieces
+                .iter()
+                .map(|p| {
+                    geometry::normalized(&p.vertices)
+                        .iter()
+                        .map(Point::to_f64)
+                        .collect()
+                })
+                .collect();
+            let vertices: usize = shapes.iter().map(Vec::len).sum();
+            if vertices > budget {
+                format!("no pieces drawn: {vertices} vertices are too many")
+            } else {
+                budget -= vertices;
+                for (i, (piece, shape)) in assembly.pieces.iter().zip(&shapes).enumerate() {
+                    if shape.len() >= 3 {
+                        let name: String = piece.name.chars().take(FIGURE_LABEL_CHARS).collect();
+                        items.push(json!({
+                            "type": "polygon", "points": figure_ring(shape.iter().copied()),
+                            "class": format!("cat{}", i % 8), "label": name,
+                        }));
+                    }
+                }
+                let regions = silhouette::regions(&shapes, &target);
+                let mut areas = [0.0; 3];
+                let mut left_out = 0;
+                let marked = [
+                    ("extra", &regions.overlaps),
+                    ("missing", &regions.uncovered),
+                    ("wrong", &regions.outside),
+                ];
+                for (area, (class, polygons)) in areas.iter_mut().zip(marked) {
+                    for p in polygons {
+                        *area += geo::Area::unsigned_area(p);
+                        let rings = std::iter::once(p.exterior()).chain(p.interiors());
+                        // geo's rings repeat their first point at the end.
+                        let points: usize =
+                            rings.clone().map(|r| r.0.len().saturating_sub(1)).sum();
+                        if points > budget {
+                            left_out += 1;
+                            continue;
+                        }
+                        budget -= points;
+                        let mut rings = rings.map(|r| {
+                            let open = &r.0[..r.0.len().saturating_sub(1)];
+                            figure_ring(open.iter().map(|c| (c.x, c.y)))
+                        });
+                        let exterior = rings.next();
+                        items.push(json!({
+                            "type": "polygon", "points": exterior, "holes": rings.collect::<Vec<_>>(),
+                            "class": class,
+                        }));
+                    }
+                }
+                let mut caption = format!(
+                    "{} pieces; overlapping area {:.3}, uncovered area {:.3} of the target's {:.3}, \
+                     area outside the target {:.3}",
+                    assembly.pieces.len(),
+                    areas[0],
+                    areas[1],
+                    silhouette::area(&target),
+                    areas[2]
+                );
+                if left_out > 0 {
+                    caption.push_str(&format!(
+                        "; {left_out} marked region(s) too detailed to draw"
+                    ));
+                }
+                caption
+            }
+        }
+    };
+    json!({
+        "title": "the pieces over the target outline",
+        "caption": caption,
+        "y_up": true,
+        "items": items,
+    })
+}
+
+/// `verdict` with `figure` added to its details (nothing else changes).
+fn with_figure(verdict: Verdict, figure: Value) -> Verdict {
+    let mut details = verdict.details().cloned().unwrap_or_default();
+    details["figure"] = figure;
+    verdict.with_details(details)
+}
+
 fn verify() -> Result<Verdict> {
     let instance: Instance = verigate_sdk::instance()?;
     let item = Item::from_instance(&instance)?;
-    Ok(grade(&item, verigate_sdk::payload()?))
+    let answer = verigate_sdk::payload()?;
+    Ok(with_figure(grade(&item, answer), figure(&item, answer)))
 }
 
 verigate_sdk::main!(verdict_json, verify);

@@ -23,6 +23,11 @@ fn polygon(points: &[(f64, f64)]) -> Polygon<f64> {
     Polygon::new(LineString::from(ring), vec![])
 }
 
+/// The area of a polygon.
+pub fn area(points: &[(f64, f64)]) -> f64 {
+    polygon(points).unsigned_area()
+}
+
 /// The area two polygons share.
 pub fn overlap_area(a: &[(f64, f64)], b: &[(f64, f64)]) -> f64 {
     polygon(a).intersection(&polygon(b)).unsigned_area()
@@ -71,6 +76,42 @@ pub fn similarity(pieces: &[Vec<(f64, f64)>], target: &[(f64, f64)]) -> (f64, f6
     (iou, hausdorff)
 }
 
+/// What a figure of an assembly marks, each region as polygons with holes: where
+/// pieces overlap each other, the target's area no piece covers, and the pieces' area
+/// outside the target. Slivers under a millionth of the target's area (rounding
+/// between pieces that only touch) are dropped.
+pub struct Regions {
+    pub overlaps: Vec<Polygon<f64>>,
+    pub uncovered: Vec<Polygon<f64>>,
+    pub outside: Vec<Polygon<f64>>,
+}
+
+/// The [`Regions`] of the pieces against the target.
+pub fn regions(pieces: &[Vec<(f64, f64)>], target: &[(f64, f64)]) -> Regions {
+    let polygons: Vec<Polygon<f64>> = pieces.iter().map(|p| polygon(p)).collect();
+    let target = MultiPolygon::new(vec![polygon(target)]);
+    let floor = 1e-6 * target.unsigned_area();
+    let keep = |region: MultiPolygon<f64>| -> Vec<Polygon<f64>> {
+        region
+            .0
+            .into_iter()
+            .filter(|p| p.unsigned_area() > floor)
+            .collect()
+    };
+    let mut overlaps = Vec::new();
+    for (i, a) in polygons.iter().enumerate() {
+        for b in &polygons[i + 1..] {
+            overlaps.extend(keep(a.intersection(b)));
+        }
+    }
+    let union = unary_union(&polygons);
+    Regions {
+        overlaps,
+        uncovered: keep(target.difference(&union)),
+        outside: keep(union.difference(&target)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +130,28 @@ mod tests {
         let (iou, hausdorff) = similarity(&shifted, &target);
         assert!((iou - 12.0 / 20.0).abs() < 1e-12);
         assert!((hausdorff - 1.0).abs() < 1e-9, "{hausdorff}");
+    }
+
+    #[test]
+    fn regions_of_an_overlapping_shifted_pair() {
+        let target = [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)];
+        let pieces = vec![
+            vec![(0.0, 0.0), (4.0, 0.0), (4.0, 2.0), (0.0, 2.0)],
+            vec![(1.0, 1.0), (5.0, 1.0), (5.0, 3.0), (1.0, 3.0)],
+        ];
+        let r = regions(&pieces, &target);
+        let area = |ps: &[Polygon<f64>]| ps.iter().map(|p| p.unsigned_area()).sum::<f64>();
+        assert!((area(&r.overlaps) - 3.0).abs() < 1e-9);
+        // Uncovered: the top 4 × 2 less the second piece's 3 × 1 inside it.
+        assert!((area(&r.uncovered) - 5.0).abs() < 1e-9);
+        assert!((area(&r.outside) - 2.0).abs() < 1e-9);
+        // Pieces that only touch leave no overlap.
+        let halves = vec![
+            vec![(0.0, 0.0), (4.0, 0.0), (4.0, 2.0), (0.0, 2.0)],
+            vec![(0.0, 2.0), (4.0, 2.0), (4.0, 4.0), (0.0, 4.0)],
+        ];
+        let r = regions(&halves, &target);
+        assert!(r.overlaps.is_empty() && r.uncovered.is_empty() && r.outside.is_empty());
     }
 
     #[test]

@@ -272,3 +272,95 @@ fn components_are_grouped() {
         vec![vec![0, 2, 3], vec![1]]
     );
 }
+
+/// The figure's polygons as (class, label) pairs.
+fn polygons(figure: &Value) -> Vec<(String, String)> {
+    figure["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            assert_eq!(i["type"], "polygon");
+            let label = i["label"].as_str().unwrap_or("").to_owned();
+            (i["class"].as_str().unwrap().to_owned(), label)
+        })
+        .collect()
+}
+
+#[test]
+fn the_figure_draws_the_pieces_over_the_target() {
+    let f = figure(&square_item(), &answer(&classic()));
+    let drawn = polygons(&f);
+    assert_eq!(drawn.len(), 8);
+    assert_eq!(drawn[0], ("target".to_owned(), String::new()));
+    assert_eq!(drawn[1], ("cat0".to_owned(), "T1".to_owned()));
+    assert_eq!(drawn[7], ("cat6".to_owned(), "P".to_owned()));
+    assert_eq!(
+        f["items"][1]["points"],
+        json!([[0.0, 0.0], [4.0, 0.0], [2.0, 2.0]])
+    );
+    assert_eq!(f["y_up"], true);
+    assert_eq!(
+        f["caption"],
+        "7 pieces; overlapping area 0.000, uncovered area 0.000 of the target's 16.000, \
+         area outside the target 0.000"
+    );
+}
+
+#[test]
+fn the_figure_marks_overlaps_and_gaps() {
+    let mut pieces = classic();
+    // S2 laid onto the square piece: an overlap of area 1 and a hole of area 1.
+    replace(&mut pieces, "S2", &[("2", "2"), ("4", "2"), ("3", "1")]);
+    let f = figure(&square_item(), &answer(&pieces));
+    let classes: Vec<String> = polygons(&f).into_iter().map(|p| p.0).collect();
+    assert_eq!(classes[8..], ["extra", "missing"]);
+    assert_eq!(
+        f["caption"],
+        "7 pieces; overlapping area 1.000, uncovered area 1.000 of the target's 16.000, \
+         area outside the target 0.000"
+    );
+    // The turned pieces against the upright square stick out and leave gaps.
+    let pieces: Vec<_> = CLASSIC
+        .iter()
+        .map(|(id, kind, points)| {
+            let vertices = points.iter().map(|&(x, y)| turned(x, y)).collect();
+            (*id, *kind, vertices)
+        })
+        .collect();
+    let f = figure(&square_item(), &answer(&pieces));
+    let classes: Vec<String> = polygons(&f).into_iter().map(|p| p.0).collect();
+    assert!(classes.contains(&"missing".to_owned()) && classes.contains(&"wrong".to_owned()));
+    assert!(!classes.contains(&"extra".to_owned()), "{classes:?}");
+}
+
+#[test]
+fn the_figure_is_bounded_and_only_adds_to_the_details() {
+    let six = answer(&classic()[..6]);
+    let f = figure(&square_item(), &six);
+    assert_eq!(polygons(&f).len(), 1);
+    let mut pieces = classic();
+    let many: Vec<(String, String)> = (0..3000)
+        .map(|i| (format!("{i}/1000"), format!("{}/1000", i % 2)))
+        .chain([("1".to_owned(), "1".to_owned())])
+        .collect();
+    pieces[0].2 = many;
+    let f = figure(&square_item(), &answer(&pieces));
+    assert_eq!(polygons(&f).len(), 1);
+    assert!(
+        f["caption"]
+            .as_str()
+            .unwrap()
+            .starts_with("no pieces drawn")
+    );
+    for text in [answer(&classic()), six, "prose".to_owned()] {
+        let plain = details(&grade(&square_item(), &text));
+        let mut drawn = details(&with_figure(
+            grade(&square_item(), &text),
+            figure(&square_item(), &text),
+        ));
+        assert!(drawn["details"]["figure"].is_object());
+        drawn["details"].as_object_mut().unwrap().remove("figure");
+        assert_eq!(drawn, plain);
+    }
+}

@@ -12,6 +12,8 @@
 pub mod bench;
 pub mod build;
 pub mod commands;
+pub mod files;
+pub mod html;
 pub mod import;
 pub mod python;
 pub mod render;

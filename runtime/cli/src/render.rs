@@ -15,6 +15,9 @@ pub enum Format {
     Json,
     /// Markdown tables, ready for a paper's appendix or a pull request.
     Markdown,
+    /// One self-contained HTML page (`--out FILE`): the tables, charts, a
+    /// sample browser and the verifiers' figures.
+    Html,
 }
 
 /// `summary` in `format`, ending with a newline.
@@ -25,7 +28,7 @@ pub fn render(summary: &Summary, format: Format) -> String {
             text.push('\n');
             text
         }
-        Format::Text | Format::Markdown => tables(summary, format),
+        Format::Text | Format::Markdown | Format::Html => tables(summary, format),
     }
 }
 
@@ -94,8 +97,10 @@ fn heading(bench: &BenchmarkSummary) -> String {
             format!("k = {} to {}", m.k_min, m.k_max)
         };
         format!(
-            "{}: {} items, {} samples, {k}",
-            bench.benchmark, m.items, m.samples
+            "{}: {}, {}, {k}",
+            bench.benchmark,
+            count(m.items, "item"),
+            count(m.samples, "sample")
         )
     }
 }
@@ -143,6 +148,15 @@ fn scbench_table(this: &ScbenchTable, markdown: bool) -> String {
             "SCBench per task (the paper's Table 2)\n{table}\n{}\n",
             notes.join("; ")
         )
+    }
+}
+
+/// `n noun`, the noun in the plural unless `n` is 1.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 

@@ -131,6 +131,18 @@ impl Item {
                 self.id
             ));
         }
+        if let Some(reserved) = self
+            .id
+            .split('/')
+            .find(|s| s.eq_ignore_ascii_case(crate::INSTANCE_DIR))
+        {
+            return Err(format!(
+                "id `{}`: the segment `{reserved}` is reserved (an item's files under \
+                 items/<id>/{}/ are its instance data, mounted at /item)",
+                self.id,
+                crate::INSTANCE_DIR
+            ));
+        }
         if let Some(score) = self.reference_score
             && !(score > 0.0 && score < 1.0 && self.reference.is_some())
         {

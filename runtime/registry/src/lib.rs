@@ -22,9 +22,11 @@ pub use item::{Counterexample, Item, ItemKind, Metadata, PayloadMode};
 pub use lock::Lock;
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use verigate_sandbox::{ModuleError, Sandbox, Verifier};
 
 /// Name of the lock file at the registry's root.
 pub const LOCK_FILE: &str = "registry.lock";
@@ -75,7 +77,18 @@ pub struct Registry {
     lock: Lock,
     modules: ModuleIndex,
     items: BTreeMap<String, Item>,
+    families: BTreeSet<String>,
     benchmarks: BTreeMap<String, String>,
+}
+
+/// For a path under `items/` (relative to it, `/`-separated) inside an
+/// instance directory, the id whose instance directory it is: the segments
+/// before the first `instance` directory.
+pub(crate) fn instance_owner(relative: &str) -> Option<String> {
+    let segments: Vec<&str> = relative.split('/').collect();
+    let (_, dirs) = segments.split_last()?;
+    let at = dirs.iter().position(|s| *s == INSTANCE_DIR)?;
+    Some(dirs[..at].join("/"))
 }
 
 /// Parses a TOML file, naming it (and the line and column) on error.
@@ -98,6 +111,7 @@ impl Registry {
             ModuleIndex::new()
         };
         let mut items = BTreeMap::new();
+        let mut families = BTreeSet::new();
         let mut add = |item: Item, file: &dyn fmt::Display| {
             if let Some(module) = &item.module
                 && !modules.contains_key(module)
@@ -116,14 +130,17 @@ impl Registry {
         };
         for path in lock::files_under(root, "items")? {
             let Some(dir) = path.parent() else { continue };
-            if dir.file_name().is_some_and(|n| n == INSTANCE_DIR) {
-                continue;
-            }
             let expected = dir
                 .strip_prefix(root.join("items"))
                 .expect("listed under items/")
                 .to_string_lossy()
                 .replace('\\', "/");
+            // Anything inside an instance directory is an item's data
+            // (mounted at `/item`), never an item or a family.
+            let relative = format!("{expected}/x");
+            if instance_owner(&relative).is_some() {
+                continue;
+            }
             let file = path.display();
             if path.file_name().is_some_and(|n| n == ITEM_FILE) {
                 let item: Item = read_toml(&path)?;
@@ -141,6 +158,7 @@ impl Registry {
                 for item in family.items(dir)? {
                     add(item, &dir.join(family::ROWS_FILE).display())?;
                 }
+                families.insert(expected);
             }
         }
         let mut benchmarks = BTreeMap::new();
@@ -159,6 +177,7 @@ impl Registry {
             lock,
             modules,
             items,
+            families,
             benchmarks,
         })
     }
@@ -181,6 +200,11 @@ impl Registry {
     /// All items, by id.
     pub fn items(&self) -> &BTreeMap<String, Item> {
         &self.items
+    }
+
+    /// The item families (`items/<family>/family.toml`), by id prefix.
+    pub fn families(&self) -> &BTreeSet<String> {
+        &self.families
     }
 
     /// The text of `benchmarks/<benchmark>.toml`, the benchmark's own data,
@@ -211,6 +235,22 @@ impl Registry {
             .get(name)
             .ok_or_else(|| RegistryError(format!("no module `{name}` in {MODULES_FILE}")))?;
         Ok((module_path(&self.root, &entry.sha256), entry))
+    }
+
+    /// Loads the verifier module `name` into `sandbox`, refusing bytes that
+    /// are not the ones `modules.toml` names by sha256 (a module file
+    /// replaced after the registry was opened): the bytes hashed are the
+    /// bytes compiled. The outer error is the registry's (unknown name,
+    /// unreadable or replaced file); the inner one the module's refusal.
+    pub fn load_module(
+        &self,
+        sandbox: &Sandbox,
+        name: &str,
+    ) -> Result<Result<Arc<Verifier>, ModuleError>, RegistryError> {
+        let (path, entry) = self.module(name)?;
+        sandbox
+            .load_file_expected(&path, &entry.sha256)
+            .map_err(|e| RegistryError(format!("module `{name}`: {e}")))
     }
 
     /// The instance directory of `item`, if it has one.

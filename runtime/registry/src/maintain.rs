@@ -1,9 +1,11 @@
 //! `registry verify` and `registry add`: the checks that make a registry
 //! trustworthy, and the only way untrusted modules get in.
 
-use crate::lock::Lock;
+use crate::family::{FAMILY_FILE, ROWS_FILE};
+use crate::lock::{Lock, files_under};
 use crate::{
-    INSTANCE_DIR, ITEM_FILE, Item, ModuleEntry, Registry, RegistryError, module_path, write_index,
+    INSTANCE_DIR, ITEM_FILE, Item, ItemKind, ModuleEntry, Registry, RegistryError, instance_owner,
+    module_path, write_index,
 };
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -142,19 +144,26 @@ pub fn verify(root: &Path, sandbox: &Sandbox) -> VerifyReport {
         }
     };
     let mut loaded: BTreeMap<&str, Arc<Verifier>> = BTreeMap::new();
-    for (name, entry) in registry.modules() {
+    for name in registry.modules().keys() {
         report.modules += 1;
-        let path = module_path(root, &entry.sha256);
-        match sandbox.load_file(&path) {
+        // Hashed again as read: the bytes checked are the bytes the lock names.
+        match registry.load_module(sandbox, name) {
             Ok(Ok(verifier)) => {
                 loaded.insert(name, verifier);
             }
             Ok(Err(refused)) => report.problems.push(problem(name, refused.reason)),
-            Err(e) => report.problems.push(problem(name, e.to_string())),
+            Err(e) => report.problems.push(problem(name, e.0)),
         }
     }
+    report.problems.extend(layout_problems(&registry));
     for item in registry.items().values() {
         report.items += 1;
+        if item.metadata.kind == ItemKind::Construction
+            && item.row.is_none()
+            && item.counterexamples.is_empty()
+        {
+            report.problems.push(problem(&item.id, NO_COUNTEREXAMPLE));
+        }
         let Some(verifier) = item.module.as_deref().and_then(|m| loaded.get(m)) else {
             continue;
         };
@@ -164,6 +173,136 @@ pub fn verify(root: &Path, sandbox: &Sandbox) -> VerifyReport {
         report.problems.extend(problems);
     }
     report
+}
+
+const NO_COUNTEREXAMPLE: &str = "a construction item needs at least one `[[counterexample]]` its \
+     verifier must reject: without one, a verifier that accepts everything passes every check";
+
+/// Names no instance file may have:
+/// `verify` would take them for an item nested in another item's mount.
+const ITEM_FILE_NAMES: [&str; 2] = [ITEM_FILE, FAMILY_FILE];
+
+/// Items nested in another item's or family's directory, and files under
+/// `items/` that no item owns: not an item's `item.toml`, not a family's
+/// `family.toml`/`rows.jsonl`, not under an item's `instance/` directory — or
+/// an item file inside an instance directory, where a contribution with an
+/// id like `<other item>/instance` would have put its own.
+fn layout_problems(registry: &Registry) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let items = registry.items();
+    let families = registry.families();
+    let is_dir_of_item = |id: &str| items.get(id).is_some_and(|item| item.row.is_none());
+    for item in items.values() {
+        let dir = match &item.row {
+            Some(_) => item.id.rsplit_once('/').map_or("", |(family, _)| family),
+            None => item.id.as_str(),
+        };
+        let mut prefix = String::new();
+        for segment in dir.split('/') {
+            if !prefix.is_empty() && (is_dir_of_item(&prefix) || families.contains(&prefix)) {
+                problems.push(problem(
+                    &item.id,
+                    format!("lies inside the directory of `{prefix}` (items/{prefix}/)"),
+                ));
+                break;
+            }
+            if !prefix.is_empty() {
+                prefix.push('/');
+            }
+            prefix.push_str(segment);
+        }
+    }
+    let files = match files_under(registry.root(), "items") {
+        Ok(files) => files,
+        Err(e) => return vec![problem("items/", e.0)],
+    };
+    let root = registry.root().join("items");
+    for path in files {
+        let relative = path
+            .strip_prefix(&root)
+            .expect("listed under items/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let (dir, name) = relative.rsplit_once('/').unwrap_or(("", relative.as_str()));
+        let stray = match instance_owner(&relative) {
+            Some(owner) if !items.contains_key(&owner) => Some(format!(
+                "instance file of `{owner}`, which is not an item: no item owns it"
+            )),
+            Some(owner) if ITEM_FILE_NAMES.contains(&name) => Some(format!(
+                "an item file inside the instance directory of `{owner}` (its /item mount): \
+                 no item owns it"
+            )),
+            Some(_) => None,
+            None if name == ITEM_FILE && is_dir_of_item(dir) => None,
+            None if (name == FAMILY_FILE || name == ROWS_FILE) && families.contains(dir) => None,
+            None => Some(
+                "not an item's item.toml, a family's files or an item's instance file: \
+                 no item owns it"
+                    .to_owned(),
+            ),
+        };
+        if let Some(why) = stray {
+            problems.push(problem(format!("items/{relative}"), why));
+        }
+    }
+    problems
+}
+
+/// Why `name` cannot name a contributed module, if it cannot.
+fn bad_module_name(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("the module name (`--name`) is empty".to_owned());
+    }
+    let valid = name.len() <= 100
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric());
+    (!valid).then(|| {
+        format!(
+            "module name `{name}`: at most 100 ASCII letters, digits, `-`, `_` and `.`, \
+             starting with a letter or digit"
+        )
+    })
+}
+
+/// Why a new item `id` cannot go into `registry`: its directory would be,
+/// contain, or lie inside another item's or family's directory (compared
+/// ignoring case, as some file systems do).
+fn id_collision(registry: &Registry, id: &str) -> Option<String> {
+    let new = id.to_ascii_lowercase();
+    let nested = |outer: &str, inner: &str| {
+        inner.len() > outer.len()
+            && inner.starts_with(outer)
+            && inner.as_bytes()[outer.len()] == b'/'
+    };
+    let families = registry.families().iter().map(|f| (f, "family"));
+    let items = registry
+        .items()
+        .values()
+        .filter(|item| item.row.is_none())
+        .map(|item| (&item.id, "item"));
+    for (other, kind) in items.chain(families) {
+        let old = other.to_ascii_lowercase();
+        if old == new && other != id {
+            return Some(format!("differs only in case from the {kind} `{other}`"));
+        }
+        if old == new {
+            return Some(format!("a {kind} with this id is already in the registry"));
+        }
+        if nested(&old, &new) {
+            return Some(format!(
+                "would lie inside the directory of the {kind} `{other}` (items/{other}/): \
+                 its files would land in that {kind}'s data"
+            ));
+        }
+        if nested(&new, &old) {
+            return Some(format!(
+                "its directory would contain the {kind} `{other}` (items/{other}/)"
+            ));
+        }
+    }
+    None
 }
 
 /// A contributed verifier and the item it checks.
@@ -192,8 +331,14 @@ fn check_contribution(
 ) -> Result<(), Vec<Problem>> {
     let id = item.id.as_str();
     let mut problems = Vec::new();
+    if let Some(why) = bad_module_name(c.name) {
+        problems.push(problem("--name", why));
+    }
     if let Err(e) = item.check() {
         problems.push(problem(id, e));
+    }
+    if item.metadata.kind == ItemKind::Construction && item.counterexamples.is_empty() {
+        problems.push(problem(id, NO_COUNTEREXAMPLE));
     }
     if item.module.as_deref() != Some(c.name) {
         problems.push(problem(
@@ -220,6 +365,8 @@ fn check_contribution(
             id,
             "an item with this id is already in the registry",
         ));
+    } else if let Some(why) = id_collision(registry, id) {
+        problems.push(problem(id, why));
     }
     let sha256 = sha256_hex(c.wasm);
     if let Some(existing) = registry.modules().get(c.name)
@@ -258,17 +405,33 @@ fn check_contribution(
             ));
         }
     }
-    if let Some(dir) = c.instance_dir
-        && let Err(e) = regular_files(dir)
-    {
-        problems.push(problem(id, e.0));
+    if let Some(dir) = c.instance_dir {
+        match regular_files(dir) {
+            Err(e) => problems.push(problem(id, e.0)),
+            Ok(files) => {
+                for file in files {
+                    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                    if ITEM_FILE_NAMES.contains(&name) {
+                        problems.push(problem(
+                            id,
+                            format!(
+                                "instance file {}: no instance file may be named {}",
+                                file.display(),
+                                ITEM_FILE_NAMES.join(" or ")
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
     }
     if problems.is_empty() {
-        match sandbox.load(c.wasm) {
-            Ok(verifier) => {
+        match sandbox.load_expected(c.wasm, &sha256) {
+            Ok(Ok(verifier)) => {
                 problems.extend(check_witnesses(sandbox, &verifier, item, c.instance_dir).1)
             }
-            Err(refused) => problems.push(problem(c.name, refused.reason)),
+            Ok(Err(refused)) => problems.push(problem(c.name, refused.reason)),
+            Err(e) => problems.push(problem(c.name, e.to_string())),
         }
     }
     if problems.is_empty() {
@@ -370,4 +533,39 @@ fn write_contribution(
         }
     }
     Lock::compute(root)?.write(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_names_must_be_plain_and_non_empty() {
+        assert!(bad_module_name("").unwrap().contains("empty"));
+        for bad in [" ", "a b", "-x", ".hidden", "x/y", "é"] {
+            assert!(bad_module_name(bad).is_some(), "{bad:?}");
+        }
+        for good in ["h", "toy-derangement", "py_sum.v2", "Q28"] {
+            assert_eq!(bad_module_name(good), None, "{good}");
+        }
+        assert!(bad_module_name(&"x".repeat(101)).is_some());
+    }
+
+    #[test]
+    fn instance_files_belong_to_the_id_before_the_first_instance_directory() {
+        assert_eq!(
+            instance_owner("toy/a/instance/x.json").as_deref(),
+            Some("toy/a")
+        );
+        assert_eq!(
+            instance_owner("toy/a/instance/instance/item.toml").as_deref(),
+            Some("toy/a")
+        );
+        assert_eq!(instance_owner("toy/a/item.toml"), None);
+        assert_eq!(
+            instance_owner("toy/instance"),
+            None,
+            "a file named instance"
+        );
+    }
 }

@@ -151,6 +151,13 @@ impl SandboxEngine {
     }
 }
 
+/// An engine that only compiles — no pool, no epoch ticker — configured like
+/// every sandbox engine with the same `fuel_metering`, so that what it
+/// compiles loads into them (the compiler child's engine).
+pub(crate) fn compile_only_engine(fuel_metering: bool) -> wasmtime::Result<Engine> {
+    Engine::new(&Allocator::OnDemand.config(1, 0, fuel_metering))
+}
+
 /// Feeds `Hash` output into sha256, so the fingerprint is a stable digest
 /// rather than a process-seeded hash.
 struct Sha256Hasher(Sha256);
@@ -193,4 +200,29 @@ pub fn deadline_ticks(timeout: Duration) -> u64 {
     u64::try_from(timeout.as_nanos().div_ceil(tick))
         .unwrap_or(u64::MAX)
         .saturating_add(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_compile_only_engine_compiles_for_every_allocator() {
+        let compiler = compile_only_engine(true).unwrap();
+        for allocator in [Allocator::PoolingWithPagemap, Allocator::Pooling] {
+            let Ok(engine) = Engine::new(&allocator.config(2, 1 << 30, true)) else {
+                continue;
+            };
+            assert_eq!(
+                fingerprint(&engine),
+                fingerprint(&compiler),
+                "{allocator:?}"
+            );
+        }
+        assert_ne!(
+            fingerprint(&compile_only_engine(false).unwrap()),
+            fingerprint(&compiler),
+            "fuel metering changes the code"
+        );
+    }
 }

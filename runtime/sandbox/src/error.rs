@@ -32,6 +32,17 @@ pub enum Error {
         /// What went wrong with it.
         source: std::io::Error,
     },
+    /// The module's bytes are not the ones the caller named: their sha256
+    /// differs from the expected one (e.g. a registry module replaced on disk
+    /// after the registry was opened and checked against its lock).
+    Mismatch {
+        /// The module file, or a description of the bytes.
+        what: String,
+        /// The sha256 the caller expected.
+        expected: String,
+        /// The sha256 of the bytes found.
+        actual: String,
+    },
     /// The host failed (engine, allocator, threads): nobody's input caused it.
     Host(String),
 }
@@ -52,7 +63,7 @@ impl Error {
 
     /// Whether the caller can fix this by changing its input.
     pub fn is_input(&self) -> bool {
-        matches!(self, Error::Input { .. })
+        matches!(self, Error::Input { .. } | Error::Mismatch { .. })
     }
 }
 
@@ -60,6 +71,14 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Input { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Mismatch {
+                what,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "{what}: sha256 {actual}, expected {expected} (changed since it was checked?)"
+            ),
             Error::Host(why) => write!(f, "host error: {why}"),
         }
     }
@@ -69,7 +88,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Input { source, .. } => Some(source),
-            Error::Host(_) => None,
+            Error::Mismatch { .. } | Error::Host(_) => None,
         }
     }
 }

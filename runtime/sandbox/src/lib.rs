@@ -13,6 +13,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Compiling is bounded too, since Cranelift runs before any fuel is
+//! counted: every module is checked against static [`ModuleLimits`] before it
+//! is compiled, and [`Compiler::Child`] compiles in a child process under
+//! CPU-time and address-space limits (see [`compile`]). Registry modules are
+//! loaded with [`Sandbox::load_file_expected`], which hashes the bytes it
+//! compiles against the digest the lock names.
+//!
 //! Many runs: [`run_batch`] grades a stream of [`Job`]s on a pool of worker
 //! threads and returns the reports in input order.
 
@@ -21,6 +28,7 @@
 pub mod batch;
 pub mod cache;
 pub mod classify;
+pub mod compile;
 pub mod engine;
 mod error;
 pub mod limits;
@@ -32,6 +40,7 @@ pub mod wasi;
 
 pub use batch::{Job, run_batch};
 pub use cache::{CacheStatus, default_cache_root};
+pub use compile::{ChildCompiler, Compiler, ModuleLimits, ModuleShape};
 pub use engine::EngineOptions;
 pub use error::{Error, ModuleError};
 pub use limits::Limits;

@@ -2,8 +2,9 @@
 //! and wall-clock limits; [`classify`] turns what happened into
 //! exactly one outcome.
 
-use crate::cache::ModuleCache;
+use crate::cache::{CacheStatus, ModuleCache};
 use crate::classify::{self, Ended, Observed};
+use crate::compile::{self, CompileFailure, Compiler, ModuleLimits};
 use crate::engine::{Allocator, EngineOptions, SandboxEngine, deadline_ticks};
 use crate::error::{Error, ModuleError};
 use crate::limits::Limits;
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 use verigate_contract::{Outcome, Protocol};
-use wasmtime::{Linker, Store, Trap};
+use wasmtime::{Linker, Module, Store, Trap};
 use wasmtime_wasi::I32Exit;
 
 /// Sandbox-wide settings.
@@ -26,6 +27,10 @@ pub struct SandboxOptions {
     pub engine: EngineOptions,
     /// Root of the on-disk compiled-module cache; `None` disables it.
     pub cache_root: Option<PathBuf>,
+    /// Static limits on a module's shape, checked before it is compiled.
+    pub module_limits: ModuleLimits,
+    /// How modules missing from the cache are compiled.
+    pub compiler: Compiler,
 }
 
 /// One run's input: a payload for a verifier, with its item's directory and
@@ -100,6 +105,9 @@ pub struct Sandbox {
     engine: SandboxEngine,
     linker: Linker<HostState>,
     cache: ModuleCache,
+    module_limits: ModuleLimits,
+    limits_digest: [u8; 32],
+    compiler: Compiler,
     loaded: Mutex<HashMap<String, Arc<Verifier>>>,
     slots: SlotGate,
 }
@@ -116,6 +124,9 @@ impl Sandbox {
             engine,
             linker,
             cache,
+            module_limits: options.module_limits,
+            limits_digest: options.module_limits.digest(),
+            compiler: options.compiler.clone(),
             loaded: Mutex::new(HashMap::new()),
             slots: SlotGate {
                 free: Mutex::new(options.engine.max_concurrent_runs.max(1)),
@@ -134,30 +145,118 @@ impl Sandbox {
         self.engine.allocator
     }
 
+    /// The static limits modules are checked against before compiling.
+    pub fn module_limits(&self) -> &ModuleLimits {
+        &self.module_limits
+    }
+
     /// Validates, compiles (once per process, through the on-disk cache) and
     /// pre-links the binary module `wasm`. The same bytes loaded again return
     /// the same verifier.
+    ///
+    /// A module over a [`ModuleLimits`] limit, or over the compiler child's
+    /// limits, is refused without being compiled (or while compiling). A
+    /// host failure while compiling (a compiler child that cannot be started)
+    /// is also returned as a refusal, its reason starting `host error:`;
+    /// [`load_expected`](Self::load_expected) tells the two apart.
     pub fn load(&self, wasm: &[u8]) -> Result<Arc<Verifier>, ModuleError> {
         let sha256 = sha256_hex(wasm);
+        match self.load_hashed(wasm, sha256.clone()) {
+            Ok(loaded) => loaded,
+            Err(host) => Err(ModuleError {
+                sha256,
+                reason: host.to_string(),
+            }),
+        }
+    }
+
+    /// [`load`](Self::load) for bytes that must have the sha256 `expected`
+    /// (lowercase hex), e.g. a registry module named by its lock: the bytes
+    /// compiled or looked up in the cache are the ones hashed here. The
+    /// outer error is [`Error::Mismatch`] for other bytes, or a host failure;
+    /// the inner one an `invalid_module` refusal.
+    pub fn load_expected(
+        &self,
+        wasm: &[u8],
+        expected: &str,
+    ) -> Result<Result<Arc<Verifier>, ModuleError>, Error> {
+        self.load_named(wasm, expected, "module bytes")
+    }
+
+    /// Reads and loads a module file whose bytes must have the sha256
+    /// `expected` (see [`load_expected`](Self::load_expected)); a mismatch
+    /// names the file.
+    pub fn load_file_expected(
+        &self,
+        path: &Path,
+        expected: &str,
+    ) -> Result<Result<Arc<Verifier>, ModuleError>, Error> {
+        let wasm = std::fs::read(path).map_err(|e| Error::input(path, e))?;
+        self.load_named(&wasm, expected, &path.display().to_string())
+    }
+
+    fn load_named(
+        &self,
+        wasm: &[u8],
+        expected: &str,
+        what: &str,
+    ) -> Result<Result<Arc<Verifier>, ModuleError>, Error> {
+        let sha256 = sha256_hex(wasm);
+        if sha256 != expected {
+            return Err(Error::Mismatch {
+                what: what.to_owned(),
+                expected: expected.to_owned(),
+                actual: sha256,
+            });
+        }
+        self.load_hashed(wasm, sha256)
+    }
+
+    fn load_hashed(
+        &self,
+        wasm: &[u8],
+        sha256: String,
+    ) -> Result<Result<Arc<Verifier>, ModuleError>, Error> {
         let mut loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(verifier) = loaded.get(&sha256) {
-            return Ok(Arc::clone(verifier));
+            return Ok(Ok(Arc::clone(verifier)));
         }
         let refuse = |reason: String| ModuleError {
             sha256: sha256.clone(),
             reason: reason.split_whitespace().collect::<Vec<_>>().join(" "),
         };
         let started = Instant::now();
-        let (module, cache) = self
-            .cache
-            .load(&self.engine.engine, &sha256, wasm)
-            .map_err(|e| refuse(format!("not a valid WebAssembly module: {e:#}")))?;
-        check_shape(&module).map_err(refuse)?;
-        let declared_protocol = declared_protocol(wasm).map_err(refuse)?;
-        let pre = self
-            .linker
-            .instantiate_pre(&module)
-            .map_err(|e| refuse(format!("{e:#}")))?;
+        let engine = &self.engine.engine;
+        let (module, cache) = match self.cache.lookup(engine, &sha256, &self.limits_digest) {
+            Some((module, checked)) => {
+                // An entry written under other limits: check against these.
+                if !checked && let Err(why) = compile::inspect(wasm, &self.module_limits) {
+                    return Ok(Err(refuse(why)));
+                }
+                (module, CacheStatus::Hit)
+            }
+            None => {
+                if let Err(why) = compile::inspect(wasm, &self.module_limits) {
+                    return Ok(Err(refuse(why)));
+                }
+                match self.compile(wasm, &sha256) {
+                    Ok(compiled) => compiled,
+                    Err(CompileFailure::Module(why)) => return Ok(Err(refuse(why))),
+                    Err(CompileFailure::Host(why)) => return Err(Error::Host(why)),
+                }
+            }
+        };
+        if let Err(why) = check_shape(&module) {
+            return Ok(Err(refuse(why)));
+        }
+        let declared_protocol = match declared_protocol(wasm) {
+            Ok(protocol) => protocol,
+            Err(why) => return Ok(Err(refuse(why))),
+        };
+        let pre = match self.linker.instantiate_pre(&module) {
+            Ok(pre) => pre,
+            Err(e) => return Ok(Err(refuse(format!("{e:#}")))),
+        };
         let verifier = Arc::new(Verifier {
             sha256: sha256.clone(),
             declared_protocol,
@@ -166,11 +265,52 @@ impl Sandbox {
             pre,
         });
         loaded.insert(sha256, Arc::clone(&verifier));
-        Ok(verifier)
+        Ok(Ok(verifier))
+    }
+
+    /// Compiles a module that passed the static limits, and caches it.
+    fn compile(&self, wasm: &[u8], sha256: &str) -> Result<(Module, CacheStatus), CompileFailure> {
+        let engine = &self.engine.engine;
+        let invalid = |e: wasmtime::Error| {
+            CompileFailure::Module(format!("not a valid WebAssembly module: {e:#}"))
+        };
+        match &self.compiler {
+            Compiler::InProcess => {
+                let module = Module::new(engine, wasm).map_err(invalid)?;
+                if !self.cache.enabled() {
+                    return Ok((module, CacheStatus::Uncached));
+                }
+                let status = match module.serialize() {
+                    Ok(compiled) => self.cache.store(sha256, &self.limits_digest, &compiled),
+                    Err(e) => {
+                        tracing::warn!("cannot serialise module {sha256}: {e:#}");
+                        CacheStatus::Uncached
+                    }
+                };
+                Ok((module, status))
+            }
+            Compiler::Child(child) => {
+                let arg = compile::engine_arg(self.engine.fuel_metering);
+                let compiled = child.compile(wasm, &arg)?;
+                // SAFETY: the artefact is what the embedder's own compiler
+                // program (the child) produced for these bytes, as trusted
+                // as a cache entry; wasmtime checks that it was compiled for
+                // this engine's configuration and version.
+                let module = unsafe { Module::deserialize(engine, &compiled) }.map_err(|e| {
+                    CompileFailure::Host(format!(
+                        "the compiler child's output does not load: {e:#}"
+                    ))
+                })?;
+                let status = self.cache.store(sha256, &self.limits_digest, &compiled);
+                Ok((module, status))
+            }
+        }
     }
 
     /// Reads and loads a module file. The outer error is the caller's (the
     /// file cannot be read); the inner one is an `invalid_module` refusal.
+    /// Prefer [`load_file_expected`](Self::load_file_expected) for a file
+    /// whose digest is known, such as a registry module.
     pub fn load_file(&self, path: &Path) -> Result<Result<Arc<Verifier>, ModuleError>, Error> {
         let wasm = std::fs::read(path).map_err(|e| Error::input(path, e))?;
         Ok(self.load(&wasm))
@@ -257,5 +397,63 @@ impl Sandbox {
         report.message = classified.message;
         report.details = classified.details;
         Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `_start` burns a known amount of fuel in a loop, then ends as `end` says.
+    fn module(end: &str) -> Vec<u8> {
+        wat::parse_str(format!(
+            r#"(module
+                (memory (export "memory") 1)
+                (func $oob (drop (i32.load (i32.const -1))))
+                (func $nothing)
+                (func (export "_start") (local i32)
+                    (loop $l
+                        (local.set 0 (i32.add (local.get 0) (i32.const 1)))
+                        (br_if $l (i32.lt_u (local.get 0) (i32.const 1000))))
+                    {end}))"#
+        ))
+        .unwrap()
+    }
+
+    /// Why `fuel_consumed` cannot be exact after every trap: wasmtime keeps
+    /// a function's running fuel count in a register and writes it to the
+    /// store only at calls, returns and `unreachable` (and when it runs out).
+    /// A trap raised by the hardware — an out-of-bounds access, a division by
+    /// zero — loses what the trapping function consumed since its last call.
+    /// What is reported is still deterministic: the write-back points are
+    /// fixed by the module's code, not by timing.
+    #[test]
+    fn fuel_after_a_trap_is_exact_up_to_the_last_call_and_deterministic() {
+        let sandbox = Sandbox::new(&SandboxOptions::default()).unwrap();
+        let fuel = |end: &str| {
+            let verifier = sandbox.load(&module(end)).unwrap();
+            let runs: Vec<RunReport> = (0..2)
+                .map(|_| sandbox.run(&verifier, &Request::new(Vec::new())).unwrap())
+                .collect();
+            assert_eq!(runs[0].fuel_consumed, runs[1].fuel_consumed, "{end}");
+            (runs[0].outcome, runs[0].fuel_consumed)
+        };
+        let (outcome, loop_fuel) = fuel("");
+        assert_eq!(outcome, Outcome::Fail);
+        assert!(loop_fuel > 8000, "{loop_fuel}");
+        // `unreachable` (a Rust panic) writes the count back: exact.
+        assert_eq!(fuel("unreachable"), (Outcome::Trap, loop_fuel));
+        // A call writes it back too, so a trap after one counts the loop.
+        let (outcome, after_call) = fuel("call $nothing (drop (i32.load (i32.const -1)))");
+        assert_eq!(outcome, Outcome::Trap);
+        assert!(after_call > loop_fuel, "{after_call}");
+        assert_eq!(fuel("call $oob").1, loop_fuel + 1);
+        // A hardware trap in the function that ran the loop loses the loop.
+        for end in [
+            "(drop (i32.load (i32.const -1)))",
+            "(drop (i32.div_u (i32.const 1) (i32.sub (local.get 0) (i32.const 1000))))",
+        ] {
+            assert_eq!(fuel(end), (Outcome::Trap, 0), "{end}");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The builtin functions and types, with CPython's semantics.
 
+use super::coerce::FloatSum;
 use super::error::ErrorKind;
 use super::interp::{Interp, PyIter, R, err, type_err, value_err};
 use super::num::{
@@ -547,11 +548,12 @@ fn divmod(it: &mut Interp, x: &Value, y: &Value) -> R<Value> {
     }
 }
 
-fn to_float(v: &Value) -> R<f64> {
+/// CPython's `float(v)` (see [`super::coerce::float`]).
+pub(crate) fn to_float(v: &Value) -> R<f64> {
     match (&v.0, as_number(v)) {
         (_, Some(n)) => int_to_f64(n)
             .ok_or_else(|| err(ErrorKind::Overflow, "int too large to convert to float")),
-        (V::Str(s), _) => parse_float(s).ok_or_else(|| {
+        (V::Str(s), _) => super::strings::float(s).ok_or_else(|| {
             let mut r = String::new();
             super::value::str_repr(s, &mut r);
             value_err(format!("could not convert string to float: {r}"))
@@ -561,67 +563,6 @@ fn to_float(v: &Value) -> R<f64> {
             v.type_name()
         ))),
     }
-}
-
-/// Python's `float(str)` syntax.
-fn parse_float(s: &str) -> Option<f64> {
-    let t = s.trim();
-    let (neg, body) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let lower = body.to_ascii_lowercase();
-    let special = match lower.as_str() {
-        "inf" | "infinity" => Some(f64::INFINITY),
-        "nan" => Some(f64::NAN),
-        _ => None,
-    };
-    let f = match special {
-        Some(f) => f,
-        None => {
-            // digits [. digits] | . digits, then an optional exponent; `_` only between digits.
-            let b = body.as_bytes();
-            let mut i = 0;
-            let digits = |i: &mut usize| -> usize {
-                let start = *i;
-                while *i < b.len()
-                    && (b[*i].is_ascii_digit()
-                        || (b[*i] == b'_'
-                            && *i > start
-                            && *i + 1 < b.len()
-                            && b[*i + 1].is_ascii_digit()
-                            && b[*i - 1].is_ascii_digit()))
-                {
-                    *i += 1;
-                }
-                *i - start
-            };
-            let int_digits = digits(&mut i);
-            let mut frac_digits = 0;
-            if i < b.len() && b[i] == b'.' {
-                i += 1;
-                frac_digits = digits(&mut i);
-            }
-            if int_digits + frac_digits == 0 {
-                return None;
-            }
-            if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-                i += 1;
-                if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-                    i += 1;
-                }
-                if digits(&mut i) == 0 {
-                    return None;
-                }
-            }
-            if i != b.len() {
-                return None;
-            }
-            body.replace('_', "").parse::<f64>().ok()?
-        }
-    };
-    Some(if neg { -f } else { f })
 }
 
 /// The int of an already-rounded float (`int()` truncates, `round()` rounds
@@ -659,47 +600,7 @@ fn parse_int(it: &mut Interp, s: &str, base: u32) -> R<Value> {
         super::value::str_repr(s, &mut r);
         value_err(format!("invalid literal for int() with base {base}: {r}"))
     };
-    let t = s.trim();
-    let (neg, body) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let lower = body.to_ascii_lowercase();
-    let prefix_base = match lower.get(..2) {
-        Some("0x") => Some(16),
-        Some("0o") => Some(8),
-        Some("0b") => Some(2),
-        _ => None,
-    };
-    let (radix, digits, prefixed) = match (base, prefix_base) {
-        (0, Some(p)) => (p, &lower[2..], true),
-        (0, None) => (10, &lower[..], false),
-        (b, Some(p)) if b == p => (b, &lower[2..], true),
-        (b, _) => (b, &lower[..], false),
-    };
-    // Digits with single underscores between them (or right after a prefix).
-    let mut clean = String::with_capacity(digits.len());
-    let mut prev_digit = prefixed;
-    for c in digits.chars() {
-        if c == '_' {
-            if !prev_digit {
-                return Err(invalid());
-            }
-            prev_digit = false;
-        } else if c.is_digit(radix) {
-            clean.push(c);
-            prev_digit = true;
-        } else {
-            return Err(invalid());
-        }
-    }
-    if clean.is_empty() || !prev_digit {
-        return Err(invalid());
-    }
-    if base == 0 && radix == 10 && clean.starts_with('0') && clean.bytes().any(|b| b != b'0') {
-        return Err(invalid());
-    }
+    let (neg, clean, radix) = super::strings::int_parts(s, base).ok_or_else(invalid)?;
     if !radix.is_power_of_two() && clean.len() > MAX_STR_DIGITS {
         return Err(value_err(format!(
             "Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion: \
@@ -825,34 +726,25 @@ fn sum(it: &mut Interp, iterable: &Value, start: Option<Value>) -> R<Value> {
         }
     }
     if let V::Float(f) = result.0 {
-        let (mut total, mut c) = (f, 0.0f64);
+        let mut acc = FloatSum::new(f);
         loop {
             let item = it.next(&mut iter)?;
             match item.as_ref().map(|v| &v.0) {
                 Some(V::Float(x)) => {
-                    let x = *x;
-                    let t = total + x;
-                    if total.abs() >= x.abs() {
-                        c += (total - t) + x;
-                    } else {
-                        c += (x - t) + total;
-                    }
-                    total = t;
+                    acc.add(*x);
                     continue;
                 }
                 Some(V::Int(i)) => {
-                    total += *i as f64;
+                    acc.add_uncompensated(*i as f64);
                     continue;
                 }
                 Some(V::Bool(b)) => {
-                    total += *b as i64 as f64;
+                    acc.add_uncompensated(*b as i64 as f64);
                     continue;
                 }
                 _ => {}
             }
-            if c != 0.0 && c.is_finite() {
-                total += c;
-            }
+            let total = acc.total();
             match item {
                 None => return Ok(Value::from(total)),
                 Some(item) => {
@@ -1059,13 +951,13 @@ mod tests {
             ("1e3", 1000.0),
             ("-Infinity", f64::NEG_INFINITY),
         ] {
-            assert_eq!(parse_float(s), Some(f), "{s}");
+            assert_eq!(super::super::strings::float(s), Some(f), "{s}");
         }
-        assert!(parse_float("nan").unwrap().is_nan());
+        assert!(super::super::strings::float("nan").unwrap().is_nan());
         for s in [
             "", "1_", "_1", "1__0", "1e", ".", "e5", "0x10", "1.5.2", "in f",
         ] {
-            assert_eq!(parse_float(s), None, "{s}");
+            assert_eq!(super::super::strings::float(s), None, "{s}");
         }
         let round = |f, n| round_float(f, n).unwrap();
         assert_eq!(round(2.675, 2), 2.67);

@@ -44,8 +44,9 @@
 //! - `sum` of floats follows CPython 3.12/3.13 (compensated summation).
 //! - `is` is exact for `None`, `True`, `False`, containers and functions; for
 //!   ints it holds in CPython's small-int range (-5..=256) only.
-//! - `int()`/`float()` read ASCII digits only; identifiers are not
-//!   NFKC-normalised; `range` bounds must fit in 64 bits.
+//! - Identifiers are not NFKC-normalised; `range` bounds must fit in 64
+//!   bits. (`int()`/`float()` of a string read it as CPython does, Unicode
+//!   digits and white space included: see [`strings`].)
 //!
 //! Not supported, by design: attribute access (`x.y`, so no methods),
 //! names starting with `__`, statements, assignment expressions, f-strings,
@@ -57,6 +58,11 @@
 //! Every evaluation is bounded by [`EvalLimits`]: steps, materialised
 //! elements, integer size and nesting depth.
 //!
+//! The same semantics serve verifiers directly: [`coerce`] (a [`Value`] as a
+//! Rust number by Python's rules), [`strings`] (CPython's `str` predicates and
+//! `int(s)`/`float(s)` on Unicode text) and [`settable`] (CPython's set
+//! iteration order for sets a verifier builds itself).
+//!
 //! The tokenizer and the recursive-descent parser are hand-written: there is
 //! no small, dependency-light crate that parses Python expressions with
 //! CPython's exact lexical rules (the full Python parsers are large and
@@ -64,6 +70,7 @@
 
 mod answer;
 mod builtins;
+pub mod coerce;
 mod error;
 mod interp;
 mod lexer;
@@ -71,6 +78,9 @@ pub mod literal;
 mod num;
 mod ops;
 mod parser;
+pub mod settable;
+pub mod strings;
+mod unicode_tables;
 mod value;
 
 pub use answer::{answer, answer_list, from_json};

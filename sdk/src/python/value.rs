@@ -585,24 +585,13 @@ fn pointer_hash(id: u64) -> i64 {
     if h == -1 { -2 } else { h }
 }
 
-/// CPython's tuple hash (xxHash-based, 64-bit constants).
+/// CPython's tuple hash ([`settable::tuple_hash`] of the items' hashes).
 fn tuple_hash(items: &[Value]) -> Result<i64, EvalError> {
-    const P1: u64 = 11400714785074694791;
-    const P2: u64 = 14029467366897019727;
-    const P5: u64 = 2870177450012600261;
-    let mut acc = P5;
+    let mut h = settable::TupleHasher::new();
     for item in items {
-        let lane = py_hash(item)? as u64;
-        acc = acc.wrapping_add(lane.wrapping_mul(P2));
-        acc = acc.rotate_left(31);
-        acc = acc.wrapping_mul(P1);
+        h.add(py_hash(item)?);
     }
-    acc = acc.wrapping_add((items.len() as u64) ^ (P5 ^ 3527539));
-    Ok(if acc == u64::MAX {
-        1546275796
-    } else {
-        acc as i64
-    })
+    Ok(h.finish(items.len()))
 }
 
 /// CPython's `str` hash with hash randomisation off (`PYTHONHASHSEED=0`):
@@ -670,29 +659,10 @@ fn siphash13(data: &[u8]) -> u64 {
 // for every type whose hash is deterministic there (ints, floats, tuples, …).
 // ---------------------------------------------------------------------------
 
-const EMPTY: u32 = u32::MAX;
-const DUMMY: u32 = u32::MAX - 1;
-const MIN_SIZE: usize = 8;
-const LINEAR_PROBES: usize = 9;
-const PERTURB_SHIFT: u32 = 5;
-
-/// CPython's next probe position after `i` (`set_lookkey`'s perturbation step).
-fn next_probe(i: usize, perturb: &mut u64, mask: usize) -> usize {
-    *perturb >>= PERTURB_SHIFT;
-    (i.wrapping_mul(5)
-        .wrapping_add(1)
-        .wrapping_add(*perturb as usize))
-        & mask
-}
-
-/// How many slots after `i` CPython probes linearly before perturbing.
-fn linear_probes(i: usize, mask: usize) -> usize {
-    if i + LINEAR_PROBES <= mask {
-        LINEAR_PROBES
-    } else {
-        0
-    }
-}
+use super::settable::{
+    self, DUMMY, EMPTY, MIN_SIZE, grown_minused, insert_clean, linear_probes, must_grow,
+    next_probe, table_size,
+};
 
 /// A `set` or `frozenset`: iterate it with [`Set::iter`] (CPython's order
 /// for numbers and tuples of them; strings iterate as CPython does with
@@ -807,50 +777,21 @@ impl Set {
         }
         self.table[slot] = index;
         self.fill += 1;
-        if self.fill * 5 >= mask * 3 {
-            self.resize(if self.used > 50000 {
-                self.used * 2
-            } else {
-                self.used * 4
-            });
-        }
-    }
-
-    /// CPython's `set_insert_clean` on a table without dummies.
-    fn insert_clean(table: &mut [u32], index: u32, hash: i64) {
-        let mask = table.len() - 1;
-        let mut perturb = hash as u64;
-        let mut i = (hash as u64 as usize) & mask;
-        loop {
-            if table[i] == EMPTY {
-                table[i] = index;
-                return;
-            }
-            if i + LINEAR_PROBES <= mask
-                && let Some(slot) = table[i + 1..=i + LINEAR_PROBES]
-                    .iter_mut()
-                    .find(|s| **s == EMPTY)
-            {
-                *slot = index;
-                return;
-            }
-            i = next_probe(i, &mut perturb, mask);
+        if must_grow(self.fill, mask) {
+            self.resize(grown_minused(self.used));
         }
     }
 
     /// CPython's `set_table_resize`.
     fn resize(&mut self, minused: usize) {
-        let mut size = MIN_SIZE;
-        while size <= minused {
-            size <<= 1;
-        }
+        let size = table_size(minused);
         if size == MIN_SIZE && self.table.len() == MIN_SIZE && self.fill == self.used {
             return;
         }
         let mut table = vec![EMPTY; size];
         for &e in &self.table {
             if e < DUMMY {
-                Set::insert_clean(&mut table, e, self.entries[e as usize].0);
+                insert_clean(&mut table, e, self.entries[e as usize].0);
             }
         }
         self.table = table;
@@ -895,7 +836,7 @@ impl Set {
             for (h, v) in other.entries() {
                 let index = self.entries.len() as u32;
                 self.entries.push((h, v.clone()));
-                Set::insert_clean(&mut self.table, index, h);
+                insert_clean(&mut self.table, index, h);
             }
             self.fill = other.used;
             self.used = other.used;
@@ -924,11 +865,7 @@ impl Set {
     /// Drops dummies after discards, as `set_difference_update` does.
     pub(crate) fn shrink_after_discards(&mut self) {
         if self.fill - self.used > self.mask() / 4 {
-            self.resize(if self.used > 50000 {
-                self.used * 2
-            } else {
-                self.used * 4
-            });
+            self.resize(grown_minused(self.used));
         }
     }
 

@@ -264,6 +264,7 @@ pub fn run(inputs: &Inputs<'_>, progress: impl Fn(&str)) -> Result<BenchReport, 
                 ..EngineOptions::default()
             },
             cache_root: cache_root.map(Path::to_path_buf),
+            ..SandboxOptions::default()
         })
         .map_err(|e| format!("{e:#}"))
     };

@@ -8,9 +8,11 @@ mod registry;
 mod report;
 mod run;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use verigate_sandbox::compile::{ChildCompiler, Compiler};
 use verigate_sandbox::{Limits, Sandbox, SandboxOptions, default_cache_root};
 
 /// Exit status for usage and host errors.
@@ -44,7 +46,20 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Turn a Python verifier script into a verifier module (CPython, pre-initialised).
     WrapPython(python::WrapArgs),
+    /// (internal) Compile one module for the sandbox, as a bounded child process.
+    #[command(name = COMPILE_COMMAND, hide = true)]
+    Compile {
+        /// The module's bytes.
+        input: PathBuf,
+        /// Where to write the compiled module.
+        output: PathBuf,
+        /// The engine the parent expects.
+        engine: String,
+    },
 }
+
+/// The hidden subcommand the sandbox runs to compile a module out of process.
+const COMPILE_COMMAND: &str = "__compile";
 
 /// Limit flags; each one given overrides the item's (or the default) limit.
 #[derive(Args, Clone, Debug)]
@@ -94,15 +109,28 @@ pub struct CacheArgs {
 }
 
 impl CacheArgs {
-    /// A sandbox using this cache configuration.
-    pub fn sandbox(&self) -> anyhow::Result<Sandbox> {
-        let cache_root = if self.no_cache {
+    /// The cache directory in use; `None` without a cache.
+    pub fn root(&self) -> Option<PathBuf> {
+        if self.no_cache {
             None
         } else {
             self.cache_dir.clone().or_else(default_cache_root)
+        }
+    }
+
+    /// A sandbox using this cache configuration; modules are compiled in a
+    /// child `verigate __compile` under CPU-time and address-space limits.
+    pub fn sandbox(&self) -> anyhow::Result<Sandbox> {
+        let compiler = match std::env::current_exe() {
+            Ok(exe) => Compiler::Child(ChildCompiler::new(exe, [COMPILE_COMMAND])),
+            Err(e) => {
+                tracing::warn!("compiling in this process (cannot find this executable: {e})");
+                Compiler::InProcess
+            }
         };
         let options = SandboxOptions {
-            cache_root,
+            cache_root: self.root(),
+            compiler,
             ..SandboxOptions::default()
         };
         Sandbox::new(&options).map_err(|e| anyhow::anyhow!("cannot create the sandbox: {e:#}"))
@@ -125,12 +153,32 @@ fn init_logging(verbose: u8) {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
+}
+
+/// `command` and its subcommands with every flag allowed more than once,
+/// the last one winning (a script may add a flag to a default command line).
+fn last_flag_wins(command: clap::Command) -> clap::Command {
+    command
+        .args_override_self(true)
+        .mut_subcommands(last_flag_wins)
 }
 
 /// Parses arguments, runs the command and maps its result to an exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // A closed stdout (`verigate … | head`) ends the process quietly, as it
+    // ends any Unix filter, instead of a panic in `println!`.
+    // SAFETY: setting a signal's disposition to its default at start-up,
+    // before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let matches = last_flag_wins(Cli::command()).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     init_logging(cli.verbose);
     let result = match cli.command {
         Command::Grade(args) => grade::run(&args),
@@ -139,6 +187,19 @@ pub fn main() -> ExitCode {
         Command::Registry(args) => registry::run(&args),
         Command::Bench(args) => bench::bench(&args),
         Command::WrapPython(args) => python::wrap_python(&args),
+        Command::Compile {
+            input,
+            output,
+            engine,
+        } => {
+            return match verigate_sandbox::compile::serve_child(&input, &output, &engine) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(why) => {
+                    eprintln!("{why}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
     };
     match result {
         Ok(code) => code,

@@ -82,8 +82,15 @@ pub enum RegistryCommand {
         #[arg(long)]
         rows: Option<usize>,
     },
-    /// Rewrite the lock after a deliberate hand edit, after checking that every
-    /// item still parses (witnesses: `registry verify`).
+    /// Import KiloGram tangram SVGs (files or directories) as TangramPuzzle Task 1
+    /// and Task 2 items; refused files are listed and change nothing.
+    ImportKilogram {
+        /// SVG files, or directories of them (KiloGram's `dataset/tangrams-svg/`).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Rewrite the lock after a deliberate hand edit; the registry must then
+    /// open (every item parses). Check the witnesses with `registry verify`.
     Relock,
     /// List items.
     List {
@@ -227,6 +234,30 @@ pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
             }
             println!(
                 "registry digest {}; check the witnesses with `verigate registry verify`",
+                Registry::open(&root)?.digest()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        RegistryCommand::ImportKilogram { inputs } => {
+            eprintln!(
+                "import-kilogram: changing the registry at {}",
+                root.display()
+            );
+            let imported = crate::import::kilogram::import(&root, inputs)?;
+            for refusal in &imported.refused {
+                println!("refused {refusal}");
+            }
+            let counts: Vec<String> = crate::import::kilogram::counts(&imported.refused)
+                .into_iter()
+                .map(|(category, n)| format!("{category} {n}"))
+                .collect();
+            println!(
+                "{} file(s) accepted, {} refused ({}); {} item file(s) written; registry digest {}; \
+                 check the witnesses with `verigate registry verify`",
+                imported.accepted,
+                imported.refused.len(),
+                counts.join(", "),
+                imported.written,
                 Registry::open(&root)?.digest()
             );
             Ok(ExitCode::SUCCESS)

@@ -2,13 +2,14 @@
 
 use super::registry::RegistryArgs;
 use crate::render::{Format, render};
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::Args;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use verigate_grading::grade::GradeRecord;
+use verigate_grading::grade::{GradeRecord, ResponseLine};
+use verigate_grading::jsonl::{Lines, MAX_LINE_BYTES, parse};
 use verigate_grading::report::Report;
 use verigate_registry::Registry;
 
@@ -44,6 +45,13 @@ impl TableArgs {
 pub struct ReportArgs {
     /// Results written by `verigate grade` (JSONL).
     results: PathBuf,
+    /// Where to write the report (required for `--format html`); else stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The responses the results were graded from, so the HTML page can show
+    /// each sample's response and the payload its verifier saw.
+    #[arg(long)]
+    responses: Option<PathBuf>,
     #[command(flatten)]
     tables: TableArgs,
     #[command(flatten)]
@@ -63,19 +71,63 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     };
     let mut report = args.tables.report(registry.as_ref())?;
     let mut bad_lines = 0;
-    for (line, record) in verigate_grading::jsonl::read::<GradeRecord>(BufReader::new(file)) {
-        match record {
-            Ok(record) => report.add(&record),
+    for (line, text) in Lines::new(BufReader::new(file), MAX_LINE_BYTES) {
+        let parsed = text.and_then(|text| {
+            if text.trim().is_empty() {
+                return Ok(None);
+            }
+            parse::<GradeRecord>(&text)
+                .map(Some)
+                .map_err(|e| explain(e, &text))
+        });
+        match parsed {
+            Ok(Some(record)) => report.add(&record),
+            Ok(None) => {}
             Err(e) => {
                 bad_lines += 1;
                 eprintln!("verigate: {}:{line}: {e}", args.results.display());
             }
         }
     }
-    print!("{}", render(&report.summary(), args.tables.format));
+    let summary = report.summary();
+    match (args.tables.format, &args.out) {
+        (Format::Html, None) => bail!("--format html needs --out FILE"),
+        (Format::Html, Some(out)) => {
+            let responses = match &args.responses {
+                Some(path) => crate::html::read_values(path)?,
+                None => Vec::new(),
+            };
+            let records = crate::html::read_values(&args.results)?;
+            let subtitle = args.results.display().to_string();
+            crate::html::write(
+                out,
+                &summary,
+                &records,
+                &responses,
+                registry.as_ref(),
+                subtitle,
+            )?;
+        }
+        (format, Some(out)) => std::fs::write(out, render(&summary, format))
+            .with_context(|| format!("cannot write {}", out.display()))?,
+        (format, None) => print!("{}", render(&summary, format)),
+    }
     if bad_lines > 0 {
         eprintln!("verigate: {bad_lines} bad line(s) skipped");
         return Ok(ExitCode::from(super::EXIT_HOST_ERROR));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A results line's parse error, saying so when the line is a response
+/// (a responses file given to `report` by mistake).
+fn explain(error: String, text: &str) -> String {
+    if parse::<ResponseLine>(text).is_ok() {
+        format!(
+            "{error}; this looks like a responses file (id, sample, response): `verigate report` \
+             reads the results that `verigate grade` writes"
+        )
+    } else {
+        error
+    }
 }

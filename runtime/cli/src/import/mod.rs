@@ -1,4 +1,5 @@
 //! Importers: public dataset files turned into registry items, every file
 //! checked before anything is written.
 
+pub mod kilogram;
 pub mod sphyr;

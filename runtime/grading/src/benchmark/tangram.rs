@@ -1,4 +1,5 @@
-//! TangramPuzzle: Task 2's metrics (the paper's Table 2) from the verifier's details.
+//! TangramPuzzle: Task 1's (Table 1: Acc, Invalid) and Task 2's metrics
+//! (Table 2) from the verifiers' details.
 
 use super::Benchmark;
 use crate::report::{DetailColumn, column};
@@ -20,6 +21,8 @@ impl Benchmark for Tangram {
             column("iou", "IoU", true),
             column("hausdorff", "Hausdorff", false),
             column("success", "Success", true),
+            column("correct", "Acc", true),
+            column("invalid", "Invalid", true),
         ];
         COLUMNS
     }

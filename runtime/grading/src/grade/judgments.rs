@@ -113,4 +113,27 @@ impl Judgments {
     pub fn unused(&self) -> usize {
         self.by_key.values().filter(|e| !e.used).count()
     }
+
+    /// The (id, sample) of each judgment no response asked for, in file order.
+    pub fn unused_keys(&self) -> Vec<(&str, serde_json::Value)> {
+        let mut unused: Vec<(usize, &str, serde_json::Value)> = (self.by_key.iter())
+            .filter(|(_, e)| !e.used)
+            .map(|((id, sample), e)| {
+                let sample = serde_json::from_str(sample).unwrap_or(serde_json::Value::Null);
+                (e.line, id.as_str(), sample)
+            })
+            .collect();
+        unused.sort_by_key(|(line, _, _)| *line);
+        unused.into_iter().map(|(_, id, s)| (id, s)).collect()
+    }
+
+    /// How many judgments were read.
+    pub fn len(&self) -> usize {
+        self.by_key.len()
+    }
+
+    /// Whether no judgment was read.
+    pub fn is_empty(&self) -> bool {
+        self.by_key.is_empty()
+    }
 }

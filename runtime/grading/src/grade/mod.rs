@@ -16,10 +16,10 @@ pub use record::{GradeOutcome, GradeRecord, NoVerifier, ProofStatus, ResponseLin
 
 use plan::{Planned, Planner, finish};
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::io::BufRead;
 use verigate_registry::Registry;
-use verigate_sandbox::{Sandbox, run_batch};
+use verigate_sandbox::{Sandbox, run_batch, sha256_hex};
 
 /// A bad input line, skipped; `line` is 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,10 +56,14 @@ impl Grader<'_> {
     /// records reach `on_record` in input order as soon as they and every
     /// earlier record are ready. Bad lines reach `on_error` and are skipped.
     ///
+    /// A second line with the (id, sample) of an earlier one is a bad line
+    /// (reported with the first one's number), not graded twice.
+    ///
     /// `done` are the records of an earlier, interrupted run on the same
     /// input, in order: each stands for the next good line, which is then not
-    /// graded again. A record that does not match its line (another id or
-    /// sample, or an unreadable record) stops the run with `Err`.
+    /// graded again. A record that does not belong to its line (another id or
+    /// sample, another response text, another registry, or an unreadable
+    /// record) stops the run with `Err`.
     pub fn grade(
         &mut self,
         input: impl BufRead,
@@ -67,8 +71,10 @@ impl Grader<'_> {
         mut on_record: impl FnMut(&GradeRecord, Origin),
         mut on_error: impl FnMut(InputError),
     ) -> Result<(), String> {
+        let digest = self.registry.digest().to_owned();
         let mut planner = Planner::new(self.registry, self.sandbox, self.judgments);
         let mut done = done.into_iter().fuse();
+        let mut seen: HashMap<(String, String), usize> = HashMap::new();
         let mut mismatch = None;
         // Records in input order: `Err` ones are complete, `Ok` ones wait for
         // their run's report (reports arrive in the same order as the jobs).
@@ -78,9 +84,17 @@ impl Grader<'_> {
             .map_while(|(line, parsed)| {
                 let planned = parsed.and_then(|response| {
                     let item = planner.item(&response)?;
+                    let key = (response.id.clone(), response.sample.to_string());
+                    if let Some(first) = seen.get(&key) {
+                        return Err(format!(
+                            "item `{}` sample {} again: a duplicate of line {first}, not graded twice",
+                            key.0, key.1
+                        ));
+                    }
+                    seen.insert(key, line);
                     match done.next() {
                         None => planner.plan(item, response).map(Some),
-                        Some(earlier) => match resumed(earlier, &response, line) {
+                        Some(earlier) => match resumed(earlier, &response, line, &digest) {
                             Ok(record) => {
                                 planner.judgments.take(&response.id, &response.sample);
                                 pending
@@ -146,11 +160,13 @@ impl Grader<'_> {
     }
 }
 
-/// Checks that an earlier run's record belongs to the response on `line`.
+/// Checks that an earlier run's record belongs to the response on `line`,
+/// graded under the registry with `digest`.
 fn resumed(
     earlier: Result<GradeRecord, String>,
     response: &ResponseLine,
     line: usize,
+    digest: &str,
 ) -> Result<GradeRecord, String> {
     let record = earlier.map_err(|e| format!("cannot resume: the results hold a bad line: {e}"))?;
     if record.id != response.id || record.sample != response.sample {
@@ -160,5 +176,26 @@ fn resumed(
             record.id, record.sample, response.id, response.sample
         ));
     }
-    Ok(record)
+    if record.registry_digest != digest {
+        return Err(format!(
+            "cannot resume: the result for item `{}` sample {} was graded under registry {}, \
+             this run uses registry {digest}; grade again without --resume",
+            record.id, record.sample, record.registry_digest
+        ));
+    }
+    let hash = sha256_hex(response.response.as_bytes());
+    match &record.response_sha256 {
+        Some(recorded) if *recorded == hash => Ok(record),
+        Some(_) => Err(format!(
+            "cannot resume: the response of item `{}` sample {} (line {line}) changed since it \
+             was graded; grade again without --resume",
+            record.id, record.sample
+        )),
+        None => Err(format!(
+            "cannot resume: the result for item `{}` sample {} records no response hash \
+             (an older verigate wrote it), so it cannot be matched to line {line}; grade again \
+             without --resume",
+            record.id, record.sample
+        )),
+    }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use verigate_registry::{Item, ItemKind, Registry};
 use verigate_sandbox::{
-    Error, Job, ModuleError, Outcome, Protocol, Request, RunReport, Sandbox, Verifier,
+    Error, Job, ModuleError, Outcome, Protocol, Request, RunReport, Sandbox, Verifier, sha256_hex,
 };
 
 /// What a response line turned into.
@@ -26,6 +26,28 @@ pub(super) struct Planner<'a> {
     pub sandbox: &'a Sandbox,
     pub judgments: &'a mut Judgments,
     verifiers: HashMap<String, Result<Arc<Verifier>, ModuleError>>,
+    /// Unknown ids given suggestions so far (each costs a pass over the ids).
+    suggested: usize,
+}
+
+/// Unknown ids that get "did you mean" suggestions; later ones get none.
+const MAX_SUGGESTIONS: usize = 20;
+
+/// Up to three registry ids nearest to `id` (Levenshtein distance at most a
+/// third of its length), nearest first.
+fn nearest_ids(registry: &Registry, id: &str) -> Vec<String> {
+    let bound = (id.chars().count() / 3).max(2);
+    let mut near: Vec<(usize, &String)> = registry
+        .items()
+        .keys()
+        .map(|known| (strsim::levenshtein(id, known), known))
+        .filter(|&(distance, _)| distance <= bound)
+        .collect();
+    near.sort();
+    near.into_iter()
+        .take(3)
+        .map(|(_, known)| format!("`{known}`"))
+        .collect()
 }
 
 impl<'a> Planner<'a> {
@@ -35,6 +57,7 @@ impl<'a> Planner<'a> {
             sandbox,
             judgments,
             verifiers: HashMap::new(),
+            suggested: 0,
         }
     }
 
@@ -42,17 +65,28 @@ impl<'a> Planner<'a> {
         if let Some(known) = self.verifiers.get(name) {
             return Ok(known.clone());
         }
-        let (path, _) = self.registry.module(name).map_err(|e| e.0)?;
-        let loaded = self.sandbox.load_file(&path).map_err(|e| e.to_string())?;
+        let loaded = self
+            .registry
+            .load_module(self.sandbox, name)
+            .map_err(|e| e.0)?;
         self.verifiers.insert(name.to_owned(), loaded.clone());
         Ok(loaded)
     }
 
-    /// The item a response line names; `Err` names the field.
-    pub fn item(&self, response: &ResponseLine) -> Result<&'a Item, String> {
-        self.registry
-            .item(&response.id)
-            .map_err(|e| format!("field `id`: {e}"))
+    /// The item a response line names; `Err` names the field and, for an
+    /// unknown id, the nearest ids the registry has.
+    pub fn item(&mut self, response: &ResponseLine) -> Result<&'a Item, String> {
+        self.registry.item(&response.id).map_err(|e| {
+            let mut message = format!("field `id`: {e}");
+            if self.suggested < MAX_SUGGESTIONS {
+                self.suggested += 1;
+                let near = nearest_ids(self.registry, &response.id);
+                if !near.is_empty() {
+                    message.push_str(&format!("; did you mean {}?", near.join(", ")));
+                }
+            }
+            message
+        })
     }
 
     /// Plans one response to `item`.
@@ -123,6 +157,7 @@ impl<'a> Planner<'a> {
             fuel_consumed: 0,
             module: item.module.clone(),
             module_sha256: None,
+            response_sha256: Some(sha256_hex(response.response.as_bytes())),
             registry_digest: self.registry.digest().to_owned(),
             verigate_version: verigate_sandbox::VERSION.to_owned(),
             engine_fingerprint: self.sandbox.fingerprint().to_owned(),

@@ -19,6 +19,7 @@
 //! [`Benchmark::tabulator`]: crate::benchmark::Benchmark::tabulator
 
 mod columns;
+mod stderr;
 
 pub use columns::{DetailColumn, column};
 
@@ -282,12 +283,25 @@ pub struct Metrics {
     pub k_max: usize,
     /// Mean score over all samples.
     pub avg: f64,
+    /// Standard error of `avg` over items (see the README); null for one item.
+    pub avg_se: Option<f64>,
     /// Mean over items of the item's best score.
     pub best_at_k: f64,
+    /// Standard error of `best_at_k` over items.
+    pub best_at_k_se: Option<f64>,
     /// Fraction of items solved by at least one sample.
     pub pass_at_k: f64,
+    /// Standard error of `pass_at_k` over items.
+    pub pass_at_k_se: Option<f64>,
     /// Fraction of items solved by every sample.
     pub pass_all_k: f64,
+    /// Standard error of `pass_all_k` over items.
+    pub pass_all_k_se: Option<f64>,
+    /// The unbiased Pass@1 estimator: the mean over items of the fraction of
+    /// their samples that solved them.
+    pub pass_at_1: f64,
+    /// Standard error of `pass_at_1` over items.
+    pub pass_at_1_se: Option<f64>,
     /// Mean proof score over 7, over all samples (unscored counts 0); proof-judged benchmarks only.
     pub proof: Option<f64>,
     /// Fraction of constructions the verifier accepted; groups with constructions only.
@@ -308,7 +322,8 @@ impl Metrics {
         let (mut score, mut best, mut any, mut all, mut proof) = (0.0, 0.0, 0, 0, 0.0);
         let (mut constructions, mut passed) = (0, 0);
         let mut details = vec![(0.0, 0); columns.len()];
-        for item in items {
+        let items: Vec<&ItemTally> = items.collect();
+        for &item in &items {
             for (sum, tally) in details.iter_mut().zip(&item.details) {
                 sum.0 += tally.0;
                 sum.1 += tally.1;
@@ -330,15 +345,31 @@ impl Metrics {
             return None;
         }
         let (n, s) = (n_items as f64, samples as f64);
+        let per_item = |value: &dyn Fn(&ItemTally) -> f64| -> Vec<f64> {
+            items.iter().map(|&i| value(i)).collect()
+        };
+        let sums: Vec<(f64, usize)> = items
+            .iter()
+            .map(|i| (i.score_sum, i.samples.len()))
+            .collect();
+        let solved_share = per_item(&|i| i.solved as f64 / i.samples.len() as f64);
         Some(Metrics {
             items: n_items,
             samples,
             k_min,
             k_max,
             avg: score / s,
+            avg_se: stderr::of_clustered_mean(&sums, score / s),
             best_at_k: best / n,
+            best_at_k_se: stderr::of_mean(&per_item(&|i| i.best)),
             pass_at_k: any as f64 / n,
+            pass_at_k_se: stderr::of_mean(&per_item(&|i| f64::from(u8::from(i.solved > 0)))),
             pass_all_k: all as f64 / n,
+            pass_all_k_se: stderr::of_mean(&per_item(&|i| {
+                f64::from(u8::from(i.solved == i.samples.len()))
+            })),
+            pass_at_1: solved_share.iter().sum::<f64>() / n,
+            pass_at_1_se: stderr::of_mean(&solved_share),
             proof: proof_judged.then_some(proof / s),
             construction: (constructions > 0).then(|| passed as f64 / constructions as f64),
             details: columns

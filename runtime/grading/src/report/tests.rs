@@ -41,6 +41,7 @@ fn record(
         fuel_consumed: 0,
         module: None,
         module_sha256: None,
+        response_sha256: None,
         registry_digest: "d".into(),
         verigate_version: "v".into(),
         engine_fingerprint: "e".into(),
@@ -274,4 +275,28 @@ fn detail_columns_and_id_families() {
 
     // ComBench (one family) gets no family table.
     assert!(hand_made().benchmarks[0].by_family.is_empty());
+}
+
+#[test]
+fn standard_errors_over_items_and_the_unbiased_pass_at_1() {
+    use ItemKind::Construction as C;
+    let mut report = Report::default();
+    for r in [
+        record("C1", C, "X", 0, Some(7), Some(1), Some(7)),
+        record("C1", C, "X", 1, Some(7), Some(1), Some(7)),
+        record("C2", C, "X", 0, Some(7), Some(0), Some(6)),
+        record("C2", C, "X", 1, Some(6), Some(0), Some(1)),
+    ] {
+        report.add(&r);
+    }
+    let summary = report.summary();
+    let m = &summary.benchmarks[0].by_type[0].metrics;
+    // Scores 1, 1 and 6/7, 1/7: Avg. 0.75; item sums 2 and 1 over 2 samples each:
+    // √(2/1 · (0.5² + 0.5²)) / 4 = 0.25.
+    assert!(close(m.avg, 0.75));
+    assert!(close(m.avg_se.unwrap(), 0.25));
+    // C1 solved by both samples, C2 by none: Pass@1 = 0.5, its error √0.5/√2 = 0.5.
+    assert!(close(m.pass_at_1, 0.5));
+    assert!(close(m.pass_at_1_se.unwrap(), 0.5));
+    assert!(close(m.pass_at_k_se.unwrap(), 0.5));
 }
