@@ -318,3 +318,98 @@ fn commands_run_elsewhere_never_touch_the_checkouts_registry() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn reproduce_names_each_line_that_no_longer_reproduces() {
+    let dir = tempdir_with(&[("r.jsonl", &example_lines(3))]);
+    let results = dir.path().join("o.jsonl");
+    assert!(
+        grade(dir.path(), &["--out", results.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let reproduce = || {
+        verigate(&["reproduce", "--no-cache", "--responses"])
+            .arg(dir.path().join("r.jsonl"))
+            .arg(&results)
+            .output()
+            .unwrap()
+    };
+    let out = reproduce();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3/3 lines reproduced under registry"));
+    // One line edited: its score.
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines[1]["score"] = serde_json::json!(0.123);
+    let edited: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&results, &edited).unwrap();
+    let out = reproduce();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("o.jsonl:2: item `combench/IMO-2008-P5` sample 1: score differ"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2/3 lines reproduced"), "{stdout}");
+    // Results of another registry are refused, naming both digests.
+    lines[0]["registry_digest"] = serde_json::json!("0123");
+    let foreign: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&results, foreign).unwrap();
+    let out = reproduce();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("was graded under registry 0123"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn registry_add_hints_at_instance_files_and_quotes_the_counterexamples_why() {
+    let registry = scratch_registry();
+    let module = bundled_registry().join(format!(
+        "modules/{}.wasm",
+        "90536a9c42cb3c7595373c500b0c1edc9485875a4d0edc91fd287ddfe98a4107"
+    ));
+    let item = "id = \"toy/derangement-x\"\nmodule = \"toy-x\"\npayload = \"raw\"\n\
+                reference = \"[2, 1, 4, 3]\"\n[metadata]\nbenchmark = \"toy\"\ntype = \"construction\"\n\
+                [[counterexample]]\npayload = \"[2, 1, 4, 3]\"\nwhy = \"the reference itself\"\n";
+    let dir = tempdir_with(&[("item.toml", item)]);
+    let add = |instance: Option<&Path>| {
+        let mut command = verigate(&[
+            "registry",
+            "add",
+            "--no-cache",
+            "--name",
+            "toy-x",
+            "--registry",
+        ]);
+        command
+            .arg(registry.path())
+            .arg("--module")
+            .arg(&module)
+            .arg("--item")
+            .arg(dir.path().join("item.toml"));
+        if let Some(instance) = instance {
+            command.arg("--instance").arg(instance);
+        }
+        let out = command.output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // The verifier reads /item/instance.json, which this contribution does not give.
+    let stdout = add(None);
+    assert!(stdout.contains("registry add --instance DIR"), "{stdout}");
+    // With it, the counterexample (the reference itself) passes: its why is quoted.
+    let stdout = add(Some(
+        &bundled_registry().join("items/toy/derangement-4/instance"),
+    ));
+    assert!(
+        stdout.contains("counterexample 1 (the reference itself) is not rejected: pass"),
+        "{stdout}"
+    );
+}

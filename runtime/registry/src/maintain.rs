@@ -104,8 +104,10 @@ pub fn check_witnesses(
             (Ok(report), None) => problems.push(problem(
                 &item.id,
                 format!(
-                    "reference witness does not pass: {} ({})",
-                    report.outcome, report.message
+                    "reference witness does not pass: {} ({}){}",
+                    report.outcome,
+                    report.message,
+                    instance_hint(&report.message, &report.stderr, instance_dir)
                 ),
             )),
             (Err(e), _) => problems.push(problem(&item.id, format!("reference witness: {e}"))),
@@ -118,8 +120,12 @@ pub fn check_witnesses(
             Ok(report) => problems.push(problem(
                 &item.id,
                 format!(
-                    "counterexample {} is not rejected: {}",
+                    "counterexample {}{} is not rejected: {}",
                     i + 1,
+                    counter
+                        .why
+                        .as_ref()
+                        .map_or(String::new(), |why| format!(" ({why})")),
                     report.outcome
                 ),
             )),
@@ -127,6 +133,18 @@ pub fn check_witnesses(
         }
     }
     (runs, problems)
+}
+
+/// A hint for a verifier that failed reading its item's files while the
+/// item has no instance directory: `registry add` needs `--instance DIR`.
+fn instance_hint(message: &str, stderr: &str, instance_dir: Option<&Path>) -> &'static str {
+    let mentions_item = |text: &str| text.contains(verigate_contract::ITEM_DIR);
+    if instance_dir.is_none() && (mentions_item(message) || mentions_item(stderr)) {
+        "; the verifier reads /item but the item has no instance files: give them with \
+         `registry add --instance DIR`"
+    } else {
+        ""
+    }
 }
 
 /// Checks a registry: lock against files, every module (imports, compiles)

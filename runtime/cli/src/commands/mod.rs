@@ -6,6 +6,7 @@ mod grade;
 mod python;
 mod registry;
 mod report;
+mod reproduce;
 mod run;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -38,6 +39,8 @@ enum Command {
     Grade(grade::GradeArgs),
     /// Recompute the benchmark tables from a results file written by `grade`.
     Report(report::ReportArgs),
+    /// Re-grade a results file's responses under its registry and list every line that differs.
+    Reproduce(reproduce::ReproduceArgs),
     /// Run one verifier (a .wasm file or a registry item id) on one payload and print one JSON line.
     Run(run::RunArgs),
     /// Build, verify, extend and inspect the frozen verifier registry.
@@ -183,6 +186,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Grade(args) => grade::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Reproduce(args) => reproduce::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Registry(args) => registry::run(&args),
         Command::Bench(args) => bench::bench(&args),
