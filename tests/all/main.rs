@@ -2,8 +2,10 @@
 //! (one link of wasmtime instead of one per area).
 
 mod batch;
+mod cache;
 mod cli;
 mod common;
+mod first_verifier;
 mod grade;
 mod hardening;
 mod hostile;
@@ -11,6 +13,7 @@ mod operator;
 mod python;
 mod registry;
 mod scbench;
+mod shard;
 mod sphyr;
 mod tangram;
 mod verifiers;

@@ -53,9 +53,36 @@ fn tampering_is_caught_and_named() {
         let root = scratch_registry();
         Registry::open(root.path()).unwrap_or_else(|e| panic!("{case}: intact copy refused: {e}"));
         let expected = tamper(root.path());
-        let err = Registry::open(root.path()).expect_err(case);
+        let err = Registry::open(root.path())
+            .and_then(|registry| registry.check_all_files())
+            .expect_err(case);
         assert!(err.0.contains(&expected), "{case}: {err}");
     }
+}
+
+#[test]
+fn opening_hashes_every_file_but_modules_which_are_hashed_when_loaded() {
+    let root = scratch_registry();
+    let (name, mut bytes) = snapshot(&root.path().join("modules")).remove(0);
+    *bytes.last_mut().unwrap() ^= 1;
+    std::fs::write(root.path().join("modules").join(&name), bytes).unwrap();
+    // A run that never uses the module is not held up by it...
+    let registry = Registry::open(root.path()).expect("module files are not hashed at open");
+    let module = (registry.modules().iter())
+        .find(|(_, entry)| name.starts_with(&entry.sha256))
+        .map(|(module, _)| module.clone())
+        .expect("the damaged file is a listed module");
+    // ...and one that does gets a refusal naming the file, never the altered bytes.
+    let refused = registry.module_bytes(&module).unwrap_err();
+    assert!(refused.0.contains(&name), "{refused}");
+    let sandbox = sandbox();
+    assert!(registry.load_module(&sandbox, &module).is_err());
+    // The full sweep (what `registry verify` runs first) hashes modules too.
+    let swept = registry.check_all_files().unwrap_err();
+    assert!(
+        swept.0.contains(&format!("modules/{name}: modified")),
+        "{swept}"
+    );
 }
 
 fn item_toml(id: &str, module: &str, reference: &str, counterexample: &str, extra: &str) -> String {

@@ -12,7 +12,6 @@
 pub mod bench;
 pub mod build;
 pub mod commands;
-pub mod files;
 pub mod html;
 pub mod import;
 pub mod python;

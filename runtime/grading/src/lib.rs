@@ -6,7 +6,8 @@
 //!   line, in input order, resumable;
 //! - [`benchmark`]: each benchmark's own rules (extraction, record fields,
 //!   table columns, special tables), one module each;
-//! - [`report`]: the tables recomputed from records.
+//! - [`report`]: the tables recomputed from records;
+//! - [`files`]: inputs (stdin, gzip) and outputs (never an input, one writer).
 //!
 //! ```no_run
 //! use verigate_grading::grade::{Grader, Judgments};
@@ -25,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod benchmark;
+pub mod files;
 pub mod grade;
 pub mod jsonl;
 pub mod report;

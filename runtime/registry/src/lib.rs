@@ -22,14 +22,38 @@ pub use item::{Counterexample, Item, ItemKind, Metadata, PayloadMode};
 pub use lock::Lock;
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use verigate_sandbox::{ModuleError, Sandbox, Verifier};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use verigate_sandbox::{CacheStatus, ModuleError, Request, Sandbox, Verifier};
 
 /// Name of the lock file at the registry's root.
 pub const LOCK_FILE: &str = "registry.lock";
+
+/// The environment variable naming the registry when none is given.
+pub const REGISTRY_ENV: &str = "VERIGATE_REGISTRY";
+
+/// The registry directory to use: `explicit`, else `$VERIGATE_REGISTRY`,
+/// else `registry/` in the current directory when it holds a lock; never a
+/// path fixed at build time. The error says how to name one.
+pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, RegistryError> {
+    if let Some(dir) = explicit {
+        return Ok(dir.to_owned());
+    }
+    if let Some(dir) = std::env::var_os(REGISTRY_ENV) {
+        return Ok(dir.into());
+    }
+    let here = PathBuf::from("registry");
+    if here.join(LOCK_FILE).is_file() {
+        return Ok(here);
+    }
+    Err(RegistryError(format!(
+        "no registry here: pass --registry DIR, set {REGISTRY_ENV}, or run from a \
+         directory holding registry/ (with its {LOCK_FILE})"
+    )))
+}
 /// Name of the module index at the registry's root.
 pub const MODULES_FILE: &str = "modules.toml";
 /// Name of an item's metadata file inside its directory.
@@ -70,6 +94,34 @@ pub struct ModuleEntry {
 /// Verifier name → module entry.
 pub type ModuleIndex = BTreeMap<String, ModuleEntry>;
 
+/// One module's load, as [`Registry::load_module`] returns it: the outer
+/// error the registry's (unknown name, unreadable or replaced file), the
+/// inner one the module's refusal.
+pub type ModuleLoad = Result<Result<Arc<Verifier>, ModuleError>, RegistryError>;
+
+/// What [`Registry::load_modules`] reports as each module finishes loading.
+#[derive(Clone, Copy)]
+pub struct LoadEvent<'a> {
+    /// The module's load.
+    pub result: &'a ModuleLoad,
+    /// Modules finished so far, this one included.
+    pub done: usize,
+    /// Modules to load in all.
+    pub total: usize,
+}
+
+impl LoadEvent<'_> {
+    /// Where the verifier's code came from: [`CacheStatus::Hit`] read from
+    /// the on-disk cache, otherwise compiled (see [`Verifier::load_time`]
+    /// for how long it took); `None` when it was refused or not loaded.
+    pub fn cache(&self) -> Option<CacheStatus> {
+        match self.result {
+            Ok(Ok(verifier)) => Some(verifier.cache),
+            _ => None,
+        }
+    }
+}
+
 /// An opened registry whose files matched its lock.
 #[derive(Debug)]
 pub struct Registry {
@@ -99,11 +151,14 @@ pub fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Regis
 }
 
 impl Registry {
-    /// Opens the registry at `root`, refusing it unless every file matches
-    /// `registry.lock` and every item parses and checks.
+    /// Opens the registry at `root`, refusing it unless its files are
+    /// exactly those of `registry.lock`, every file but the module files
+    /// matches it (a module is hashed when loaded: [`Registry::load_module`],
+    /// [`Registry::module_bytes`]) and every item parses and checks.
+    /// [`Registry::check_all_files`] hashes the module files too.
     pub fn open(root: &Path) -> Result<Registry, RegistryError> {
         let lock = Lock::read(&root.join(LOCK_FILE))?;
-        lock.check_files(root)?;
+        lock.check_at_open(root)?;
         let modules_path = root.join(MODULES_FILE);
         let modules: ModuleIndex = if modules_path.exists() {
             read_toml(&modules_path)?
@@ -237,6 +292,29 @@ impl Registry {
         Ok((module_path(&self.root, &entry.sha256), entry))
     }
 
+    /// Hashes every file, module files included, against the lock (the
+    /// full sweep of `registry verify`).
+    pub fn check_all_files(&self) -> Result<(), RegistryError> {
+        self.lock.check_files(&self.root)
+    }
+
+    /// The bytes of module `name`, refused unless their sha256 is the one
+    /// `modules.toml` names.
+    pub fn module_bytes(&self, name: &str) -> Result<Vec<u8>, RegistryError> {
+        let (path, entry) = self.module(name)?;
+        let bytes =
+            std::fs::read(&path).map_err(|e| RegistryError(format!("{}: {e}", path.display())))?;
+        let sha = verigate_sandbox::sha256_hex(&bytes);
+        if sha != entry.sha256 {
+            return Err(RegistryError(format!(
+                "{}: sha256 {sha}, {MODULES_FILE} says {} (changed since it was locked?)",
+                path.display(),
+                entry.sha256
+            )));
+        }
+        Ok(bytes)
+    }
+
     /// Loads the verifier module `name` into `sandbox`, refusing bytes that
     /// are not the ones `modules.toml` names by sha256 (a module file
     /// replaced after the registry was opened): the bytes hashed are the
@@ -253,10 +331,93 @@ impl Registry {
             .map_err(|e| RegistryError(format!("module `{name}`: {e}")))
     }
 
+    /// [`load_module`](Self::load_module) for each of `names` (each name
+    /// once), on up to `workers` threads, the calling thread among them:
+    /// different modules compile in parallel (a compilation may itself use
+    /// several cores), a module named twice or already loaded is built once.
+    /// Calls `on_loaded` as each module finishes, one call at a time, in the
+    /// order they finish; returns every name's load.
+    ///
+    /// To say beforehand how many modules must be compiled (a first run's
+    /// cost), ask [`modules_to_compile`](Self::modules_to_compile).
+    pub fn load_modules(
+        &self,
+        sandbox: &Sandbox,
+        names: &[String],
+        workers: usize,
+        on_loaded: impl Fn(&str, &LoadEvent<'_>) + Sync,
+    ) -> HashMap<String, ModuleLoad> {
+        let mut seen = HashSet::new();
+        let names: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|name| seen.insert(*name))
+            .collect();
+        let next = AtomicUsize::new(0);
+        let loads = Mutex::new(HashMap::with_capacity(names.len()));
+        let work = || {
+            while let Some(&name) = names.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let result = self.load_module(sandbox, name);
+                let mut loads = loads.lock().unwrap_or_else(PoisonError::into_inner);
+                let event = LoadEvent {
+                    result: &result,
+                    done: loads.len() + 1,
+                    total: names.len(),
+                };
+                on_loaded(name, &event);
+                loads.insert(name.to_owned(), result);
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..workers.min(names.len()) {
+                // A worker that cannot be started leaves its share to the
+                // others, the calling thread among them.
+                let spawned = std::thread::Builder::new()
+                    .name("verigate-load".to_owned())
+                    .spawn_scoped(scope, work);
+                if spawned.is_err() {
+                    break;
+                }
+            }
+            work();
+        });
+        loads.into_inner().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The names among `names` (each once, in order) whose module `sandbox`
+    /// would compile when loading it: neither loaded nor in its on-disk
+    /// cache ([`Sandbox::is_cached`]). Unknown names are left out; loading
+    /// reports them.
+    pub fn modules_to_compile<'n>(&self, sandbox: &Sandbox, names: &'n [String]) -> Vec<&'n str> {
+        let mut seen = HashSet::new();
+        names
+            .iter()
+            .map(String::as_str)
+            .filter(|name| seen.insert(*name))
+            .filter(|name| {
+                self.modules
+                    .get(*name)
+                    .is_some_and(|entry| !sandbox.is_cached(&entry.sha256))
+            })
+            .collect()
+    }
+
     /// The instance directory of `item`, if it has one.
     pub fn instance_dir(&self, item: &Item) -> Option<PathBuf> {
         let dir = self.root.join("items").join(&item.id).join(INSTANCE_DIR);
         dir.is_dir().then_some(dir)
+    }
+
+    /// The request that runs `item`'s verifier on `payload`: the item's
+    /// limits, protocol, instance directory and family row.
+    pub fn request(&self, item: &Item, payload: Vec<u8>) -> Request {
+        Request {
+            payload,
+            item_dir: self.instance_dir(item),
+            limits: item.limits,
+            protocol: item.protocol,
+            row: item.row.clone(),
+        }
     }
 }
 

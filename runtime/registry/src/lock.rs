@@ -66,19 +66,10 @@ impl Lock {
 
     /// Hashes every covered file under `root` into a new lock.
     pub fn compute(root: &Path) -> Result<Lock, RegistryError> {
-        let mut paths = files_under(root, "items")?;
-        paths.extend(files_under(root, "modules")?);
-        paths.extend(files_under(root, BENCHMARKS_DIR)?);
-        let index = root.join(MODULES_FILE);
-        if index.exists() {
-            paths.push(index);
-        }
-        let mut files = BTreeMap::new();
-        for path in paths {
-            let bytes = std::fs::read(&path)
-                .map_err(|e| RegistryError(format!("{}: {e}", path.display())))?;
-            files.insert(relative(root, &path), sha256_hex(&bytes));
-        }
+        let files = scan(root, Check::Everything)?
+            .into_iter()
+            .map(|(path, sha)| (path, sha.expect("every file hashed")))
+            .collect();
         Ok(Lock {
             format: LOCK_FORMAT,
             digest: digest_of(&files),
@@ -89,7 +80,19 @@ impl Lock {
     /// Checks that the files under `root` are exactly those of the lock, with
     /// the same contents; the error names every file that differs.
     pub fn check_files(&self, root: &Path) -> Result<(), RegistryError> {
-        let actual = Lock::compute(root)?;
+        self.check(root, Check::Everything)
+    }
+
+    /// What opening a registry checks: the lock's own digest, that the files
+    /// are exactly the lock's, and the contents of every file but the module
+    /// files, which are hashed when loaded (the bytes hashed are the bytes
+    /// compiled), so opening does not read modules a run never uses.
+    pub fn check_at_open(&self, root: &Path) -> Result<(), RegistryError> {
+        self.check(root, Check::AllButModules)
+    }
+
+    fn check(&self, root: &Path, check: Check) -> Result<(), RegistryError> {
+        let actual = scan(root, check)?;
         let mut problems = Vec::new();
         if digest_of(&self.files) != self.digest {
             problems.push(format!(
@@ -97,15 +100,15 @@ impl Lock {
             ));
         }
         for (path, sha) in &self.files {
-            match actual.files.get(path) {
+            match actual.get(path) {
                 None => problems.push(format!("{path}: missing (listed in {LOCK_FILE})")),
-                Some(found) if found != sha => problems.push(format!(
+                Some(Some(found)) if found != sha => problems.push(format!(
                     "{path}: modified (sha256 {found}, {LOCK_FILE} says {sha})"
                 )),
                 Some(_) => {}
             }
         }
-        for path in actual.files.keys().filter(|p| !self.files.contains_key(*p)) {
+        for path in actual.keys().filter(|p| !self.files.contains_key(*p)) {
             problems.push(format!("{path}: not listed in {LOCK_FILE}"));
         }
         if problems.is_empty() {
@@ -128,6 +131,40 @@ impl Lock {
         let path = root.join(LOCK_FILE);
         std::fs::write(&path, text).map_err(|e| RegistryError(format!("{}: {e}", path.display())))
     }
+}
+
+/// Which files a scan hashes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    Everything,
+    AllButModules,
+}
+
+/// Every covered file under `root`, registry-relative, with its sha256
+/// (`None` for a module file when `check` leaves modules out).
+fn scan(root: &Path, check: Check) -> Result<BTreeMap<String, Option<String>>, RegistryError> {
+    let mut paths = files_under(root, "items")?;
+    paths.extend(files_under(root, "modules")?);
+    paths.extend(files_under(root, BENCHMARKS_DIR)?);
+    let index = root.join(MODULES_FILE);
+    if index.exists() {
+        paths.push(index);
+    }
+    let mut files = BTreeMap::new();
+    for path in paths {
+        let name = relative(root, &path);
+        let hashed = check == Check::Everything || !name.starts_with("modules/");
+        let sha = match hashed {
+            true => {
+                Some(sha256_hex(&std::fs::read(&path).map_err(|e| {
+                    RegistryError(format!("{}: {e}", path.display()))
+                })?))
+            }
+            false => None,
+        };
+        files.insert(name, sha);
+    }
+    Ok(files)
 }
 
 fn relative(root: &Path, path: &Path) -> String {

@@ -152,7 +152,7 @@ fn instance_hint(message: &str, stderr: &str, instance_dir: Option<&Path>) -> &'
 /// CLI's `registry verify --rebuild`: it needs cargo.)
 pub fn verify(root: &Path, sandbox: &Sandbox) -> VerifyReport {
     let mut report = VerifyReport::default();
-    let registry = match Registry::open(root) {
+    let registry = match Registry::open(root).and_then(|r| r.check_all_files().map(|()| r)) {
         Ok(registry) => registry,
         Err(e) => {
             report
@@ -267,7 +267,7 @@ fn layout_problems(registry: &Registry) -> Vec<Problem> {
 }
 
 /// Why `name` cannot name a contributed module, if it cannot.
-fn bad_module_name(name: &str) -> Option<String> {
+pub fn bad_module_name(name: &str) -> Option<String> {
     if name.is_empty() {
         return Some("the module name (`--name`) is empty".to_owned());
     }
@@ -286,8 +286,9 @@ fn bad_module_name(name: &str) -> Option<String> {
 
 /// Why a new item `id` cannot go into `registry`: its directory would be,
 /// contain, or lie inside another item's or family's directory (compared
-/// ignoring case, as some file systems do).
-fn id_collision(registry: &Registry, id: &str) -> Option<String> {
+/// ignoring case, as some file systems do). With `replacing`, the item of
+/// exactly this id is the one being replaced, not a collision.
+fn id_collision(registry: &Registry, id: &str, replacing: bool) -> Option<String> {
     let new = id.to_ascii_lowercase();
     let nested = |outer: &str, inner: &str| {
         inner.len() > outer.len()
@@ -301,6 +302,9 @@ fn id_collision(registry: &Registry, id: &str) -> Option<String> {
         .filter(|item| item.row.is_none())
         .map(|item| (&item.id, "item"));
     for (other, kind) in items.chain(families) {
+        if replacing && kind == "item" && other == id {
+            continue;
+        }
         let old = other.to_ascii_lowercase();
         if old == new && other != id {
             return Some(format!("differs only in case from the {kind} `{other}`"));
@@ -341,11 +345,15 @@ pub struct Contribution<'a> {
 /// Where a Python verifier's script is kept, in its item's directory.
 const PYTHON_SCRIPT: &str = "verifier.py";
 
+/// Checks a contribution; with `replace`, an item of the same id and a
+/// module of the same name are replaced instead of refused, and every other
+/// item naming the module must still pass its witnesses with the new bytes.
 fn check_contribution(
     registry: &Registry,
     sandbox: &Sandbox,
     c: &Contribution<'_>,
     item: &Item,
+    replace: bool,
 ) -> Result<(), Vec<Problem>> {
     let id = item.id.as_str();
     let mut problems = Vec::new();
@@ -378,22 +386,42 @@ fn check_contribution(
             ),
         ));
     }
-    if registry.items().contains_key(id) {
-        problems.push(problem(
+    match registry.items().get(id) {
+        Some(_) if !replace => problems.push(problem(
             id,
-            "an item with this id is already in the registry",
-        ));
-    } else if let Some(why) = id_collision(registry, id) {
-        problems.push(problem(id, why));
+            "an item with this id is already in the registry (`--replace` replaces it)",
+        )),
+        Some(old) if old.row.is_some() => problems.push(problem(
+            id,
+            "a row of an item family (its rows.jsonl), which `--replace` cannot replace",
+        )),
+        _ => {
+            if let Some(why) = id_collision(registry, id, replace) {
+                problems.push(problem(id, why));
+            }
+        }
     }
     let sha256 = sha256_hex(c.wasm);
-    if let Some(existing) = registry.modules().get(c.name)
-        && existing.sha256 != sha256
-    {
-        problems.push(problem(
+    let replaced_module = (registry.modules().get(c.name)).filter(|old| old.sha256 != sha256);
+    match replaced_module {
+        Some(old) if !replace => problems.push(problem(
             c.name,
-            format!("name already used by module {}", existing.sha256),
-        ));
+            format!(
+                "name already used by module {} (`--replace` replaces it)",
+                old.sha256
+            ),
+        )),
+        Some(ModuleEntry {
+            source: Some(source),
+            ..
+        }) => problems.push(problem(
+            c.name,
+            format!(
+                "built from {source}: change the source and run `registry build` instead of \
+                 replacing the module"
+            ),
+        )),
+        _ => {}
     }
     if c.wasm.len() > MAX_MODULE_BYTES {
         problems.push(problem(
@@ -446,7 +474,14 @@ fn check_contribution(
     if problems.is_empty() {
         match sandbox.load_expected(c.wasm, &sha256) {
             Ok(Ok(verifier)) => {
-                problems.extend(check_witnesses(sandbox, &verifier, item, c.instance_dir).1)
+                problems.extend(check_witnesses(sandbox, &verifier, item, c.instance_dir).1);
+                // New bytes under an old name judge every item naming it.
+                let others = (registry.items().values())
+                    .filter(|other| other.id != item.id && other.module.as_deref() == Some(c.name));
+                for other in others.filter(|_| replaced_module.is_some()) {
+                    let dir = registry.instance_dir(other);
+                    problems.extend(check_witnesses(sandbox, &verifier, other, dir.as_deref()).1);
+                }
             }
             Ok(Err(refused)) => problems.push(problem(c.name, refused.reason)),
             Err(e) => problems.push(problem(c.name, e.to_string())),
@@ -496,34 +531,81 @@ fn regular_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, RegistryError> {
 
 /// Validates a contribution completely and only then adds it: module by
 /// hash, `modules.toml`, `items/<id>/` and the lock. A rejected contribution
-/// leaves the registry untouched.
+/// leaves the registry untouched; an item id or module name already in the
+/// registry is refused (see [`add_or_replace`]).
 pub fn add(root: &Path, sandbox: &Sandbox, c: &Contribution<'_>) -> Result<Item, Vec<Problem>> {
+    add_or_replace(root, sandbox, c, false).map(|added| added.item)
+}
+
+/// What [`add_or_replace`] put into the registry, and what it replaced.
+#[derive(Debug)]
+pub struct Added {
+    /// The item now in the registry.
+    pub item: Item,
+    /// Whether an item of this id was there before, and was replaced.
+    pub replaced_item: bool,
+    /// The sha256 the module's name named before, where the bytes changed.
+    /// Its file is removed unless another name still names it.
+    pub replaced_module: Option<String>,
+}
+
+/// [`add`], or with `replace` an update: an item of the same id (its
+/// `item.toml` and instance files) and a contributed module of the same name
+/// are replaced instead of refused. Every other item naming the module must
+/// pass its witnesses with the new bytes; a module built from
+/// `guest-verifiers/` is refused (`registry build` owns it).
+pub fn add_or_replace(
+    root: &Path,
+    sandbox: &Sandbox,
+    c: &Contribution<'_>,
+    replace: bool,
+) -> Result<Added, Vec<Problem>> {
     let registry =
         Registry::open(root).map_err(|e| vec![problem(root.display().to_string(), e.0)])?;
     let item: Item =
         toml::from_str(c.item_toml).map_err(|e| vec![problem("item.toml", e.to_string())])?;
-    check_contribution(&registry, sandbox, c, &item)?;
-    write_contribution(&registry, c, &item).map_err(|e| vec![problem(&item.id, e.0)])?;
-    Ok(item)
+    check_contribution(&registry, sandbox, c, &item, replace)?;
+    let replaced_module =
+        write_contribution(&registry, c, &item).map_err(|e| vec![problem(&item.id, e.0)])?;
+    Ok(Added {
+        replaced_item: registry.items().contains_key(&item.id),
+        item,
+        replaced_module,
+    })
 }
 
+/// Writes a checked contribution over whatever of the same id and name the
+/// registry held; returns the sha256 of the module the name named before,
+/// where it changed.
 fn write_contribution(
     registry: &Registry,
     c: &Contribution<'_>,
     item: &Item,
-) -> Result<(), RegistryError> {
+) -> Result<Option<String>, RegistryError> {
     let root = registry.root();
     let io = |path: &Path, e: std::io::Error| RegistryError(format!("{}: {e}", path.display()));
+    // Read first: the instance directory given may be the replaced item's own.
+    let instance_files = match c.instance_dir {
+        Some(source) => (regular_files(source)?.into_iter())
+            .map(|relative| {
+                let from = source.join(&relative);
+                std::fs::read(&from)
+                    .map(|bytes| (relative, bytes))
+                    .map_err(|e| io(&from, e))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
     let sha256 = sha256_hex(c.wasm);
     let module = module_path(root, &sha256);
     if !module.exists() {
         std::fs::write(&module, c.wasm).map_err(|e| io(&module, e))?;
     }
     let mut index = registry.modules().clone();
-    index.insert(
+    let previous = index.insert(
         c.name.to_owned(),
         ModuleEntry {
-            sha256,
+            sha256: sha256.clone(),
             source: None,
             python: c
                 .python
@@ -531,7 +613,18 @@ fn write_contribution(
         },
     );
     write_index(root, &index)?;
+    let replaced_module = previous.map(|old| old.sha256).filter(|old| *old != sha256);
+    if let Some(old) = &replaced_module
+        && !index.values().any(|entry| entry.sha256 == *old)
+    {
+        let path = module_path(root, old);
+        std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
+    }
     let item_dir = root.join("items").join(&item.id);
+    let old_instance = item_dir.join(INSTANCE_DIR);
+    if registry.items().contains_key(&item.id) && old_instance.exists() {
+        std::fs::remove_dir_all(&old_instance).map_err(|e| io(&old_instance, e))?;
+    }
     std::fs::create_dir_all(&item_dir).map_err(|e| io(&item_dir, e))?;
     if let Some(script) = c.python {
         let dir = item_dir.join(INSTANCE_DIR);
@@ -541,16 +634,15 @@ fn write_contribution(
     }
     let item_file = item_dir.join(ITEM_FILE);
     std::fs::write(&item_file, c.item_toml).map_err(|e| io(&item_file, e))?;
-    if let Some(source) = c.instance_dir {
-        for relative in regular_files(source)? {
-            let to = item_dir.join(INSTANCE_DIR).join(&relative);
-            if let Some(parent) = to.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
-            }
-            std::fs::copy(source.join(&relative), &to).map_err(|e| io(&to, e))?;
+    for (relative, bytes) in instance_files {
+        let to = item_dir.join(INSTANCE_DIR).join(&relative);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
         }
+        std::fs::write(&to, bytes).map_err(|e| io(&to, e))?;
     }
-    Lock::compute(root)?.write(root)
+    Lock::compute(root)?.write(root)?;
+    Ok(replaced_module)
 }
 
 #[cfg(test)]

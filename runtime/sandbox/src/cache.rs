@@ -19,6 +19,12 @@
 //! copied under this module's name) or stale entry is recompiled instead of
 //! running other code under this module's sha256.
 //!
+//! The whole root (every engine's entries) is kept under a size cap
+//! ([`DEFAULT_MAX_BYTES`], or `$VERIGATE_CACHE_MAX_MB`): after each store the
+//! least recently used entries are removed, recency being the entry's
+//! modification time, which a hit refreshes. Other processes may share the
+//! root: an entry that vanishes meanwhile is simply gone, never an error.
+//!
 //! Deserialising compiled code is still only safe for bytes this host
 //! produced: whoever can write the cache directory can run native code in
 //! the grader. The cache is refused (with a warning) when its directory is
@@ -29,9 +35,11 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
 use std::fs;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime};
 use wasmtime::{Engine, Module};
 
 /// Where a loaded module's machine code came from.
@@ -84,11 +92,142 @@ fn cache_root_from(var: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, St
     }
 }
 
+/// The default cap on everything under a cache root: 2 GiB (the bundled
+/// registry's 36 modules take about 95 MB).
+pub const DEFAULT_MAX_BYTES: u64 = 2 << 30;
+
+/// The environment variable setting the cap in MiB (`0`: no cap).
+pub const MAX_MB_ENV: &str = "VERIGATE_CACHE_MAX_MB";
+
+/// The default cap: `$VERIGATE_CACHE_MAX_MB` MiB, else [`DEFAULT_MAX_BYTES`];
+/// `None` (no cap) when the variable is `0`. A value that is not a whole
+/// number is ignored with a warning.
+pub fn default_max_bytes() -> Option<u64> {
+    max_bytes_from(std::env::var_os(MAX_MB_ENV)).unwrap_or_else(|why| {
+        tracing::warn!("{why}; using the default cap");
+        Some(DEFAULT_MAX_BYTES)
+    })
+}
+
+/// [`default_max_bytes`] for the variable's value; `Err` is the warning.
+fn max_bytes_from(value: Option<OsString>) -> Result<Option<u64>, String> {
+    let Some(value) = value.filter(|v| !v.is_empty()) else {
+        return Ok(Some(DEFAULT_MAX_BYTES));
+    };
+    match value.to_str().map(|v| v.trim().parse::<u64>()) {
+        Some(Ok(0)) => Ok(None),
+        Some(Ok(mib)) => Ok(Some(mib.saturating_mul(1 << 20))),
+        _ => Err(format!(
+            "{MAX_MB_ENV}={} is not a whole number of MiB",
+            value.to_string_lossy()
+        )),
+    }
+}
+
+/// Entries and bytes under a cache root, or removed from one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheUsage {
+    /// Compiled-module entries.
+    pub entries: u64,
+    /// Their total size in bytes.
+    pub bytes: u64,
+}
+
+impl CacheUsage {
+    fn add(&mut self, entry: &Entry) {
+        self.entries += 1;
+        self.bytes += entry.bytes;
+    }
+}
+
+/// One entry file found under a cache root.
+struct Entry {
+    path: PathBuf,
+    sha256: String,
+    bytes: u64,
+    modified: SystemTime,
+}
+
+fn is_hex_sha256(name: &str) -> bool {
+    name.len() == 64 && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Every entry under `root`, of every engine: the files
+/// `<root>/<engine>/<sha256>.cwasm` (nothing else there is touched). A
+/// missing root holds none; a file that vanishes while listed is skipped.
+fn list_entries(root: &Path) -> std::io::Result<Vec<Entry>> {
+    let engines = match fs::read_dir(root) {
+        Ok(engines) => engines,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut entries = Vec::new();
+    for engine in engines {
+        // Not a directory, or removed meanwhile: nothing of ours in it.
+        let Ok(files) = fs::read_dir(engine?.path()) else {
+            continue;
+        };
+        for file in files.flatten() {
+            let name = file.file_name();
+            let Some(sha256) = name.to_str().and_then(|n| n.strip_suffix(".cwasm")) else {
+                continue;
+            };
+            // `DirEntry::metadata` does not follow a symbolic link.
+            let Ok(meta) = file.metadata() else { continue };
+            if is_hex_sha256(sha256) && meta.is_file() {
+                entries.push(Entry {
+                    path: file.path(),
+                    sha256: sha256.to_owned(),
+                    bytes: meta.len(),
+                    modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+                });
+            }
+        }
+    }
+    Ok(entries)
+}
+
+/// What the cache under `root` holds, every engine's entries together.
+pub fn usage(root: &Path) -> Result<CacheUsage, crate::Error> {
+    let mut usage = CacheUsage::default();
+    for entry in list_entries(root).map_err(|e| crate::Error::input(root, e))? {
+        usage.add(&entry);
+    }
+    Ok(usage)
+}
+
+/// Removes every entry under `root`, or with `older_than` only those not
+/// written or loaded for that long, and returns what it removed. An entry
+/// another process removes first is skipped; a sandbox using one removed
+/// meanwhile recompiles it.
+pub fn clean(root: &Path, older_than: Option<Duration>) -> Result<CacheUsage, crate::Error> {
+    let mut removed = CacheUsage::default();
+    let cutoff = match older_than.map(|age| SystemTime::now().checked_sub(age)) {
+        None => None,
+        Some(Some(cutoff)) => Some(cutoff),
+        // Older than the clock goes back: nothing is.
+        Some(None) => return Ok(removed),
+    };
+    for entry in list_entries(root).map_err(|e| crate::Error::input(root, e))? {
+        if cutoff.is_some_and(|cutoff| entry.modified >= cutoff) {
+            continue;
+        }
+        match fs::remove_file(&entry.path) {
+            Ok(()) => removed.add(&entry),
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(crate::Error::input(&entry.path, e)),
+        }
+    }
+    Ok(removed)
+}
+
 /// Compiled-module cache for one engine.
 #[derive(Clone, Debug)]
 pub struct ModuleCache {
     dir: Option<PathBuf>,
     fingerprint: [u8; 32],
+    /// Cap on the bytes under the root (every engine's entries); `None`: no cap.
+    max_bytes: Option<u64>,
     /// Whether the untrusted-directory warning was given.
     warned: Arc<AtomicBool>,
 }
@@ -99,8 +238,8 @@ const DIGEST: usize = 32;
 const HEADER: usize = MAGIC.len() + 4 * DIGEST;
 
 impl ModuleCache {
-    /// A cache under `root` for the engine with `fingerprint` (hex sha256);
-    /// `None` disables caching.
+    /// A cache under `root` for the engine with `fingerprint` (hex sha256),
+    /// with no size cap; `None` disables caching.
     pub fn new(root: Option<&Path>, fingerprint: &str) -> Self {
         let mut digest = [0; 32];
         if hex::decode_to_slice(fingerprint, &mut digest).is_err() {
@@ -109,13 +248,84 @@ impl ModuleCache {
         ModuleCache {
             dir: root.map(|root| root.join(fingerprint)),
             fingerprint: digest,
+            max_bytes: None,
             warned: Arc::default(),
         }
+    }
+
+    /// This cache with a cap of `max_bytes` on everything under its root
+    /// (`None`: no cap), enforced by [`evict`](Self::evict).
+    pub fn with_max_bytes(mut self, max_bytes: Option<u64>) -> Self {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// Whether compiled modules are cached.
     pub fn enabled(&self) -> bool {
         self.dir.is_some()
+    }
+
+    /// Whether there is an entry for the module with `sha256`, without
+    /// reading it (a damaged or stale one is still recompiled when loaded).
+    pub fn contains(&self, sha256: &str) -> bool {
+        self.entry_path(sha256).is_some_and(|path| path.is_file())
+    }
+
+    /// Brings everything under the root, every engine's entries, within the
+    /// cap: removes the least recently used entries first (oldest
+    /// modification time; a hit refreshes it), skipping this engine's
+    /// entries whose module `in_use` says is in use. Returns what it
+    /// removed; a failure to list or remove is logged, and an entry another
+    /// process removes first counts as gone.
+    pub fn evict(&self, in_use: impl Fn(&str) -> bool) -> CacheUsage {
+        let mut removed = CacheUsage::default();
+        let (Some(max), Some(dir)) = (self.max_bytes, self.dir.as_deref()) else {
+            return removed;
+        };
+        let Some(root) = dir.parent() else {
+            return removed;
+        };
+        let mut entries = match list_entries(root) {
+            Ok(entries) => entries,
+            Err(e) => {
+                tracing::warn!(
+                    "cannot list the compiled-module cache {}: {e}",
+                    root.display()
+                );
+                return removed;
+            }
+        };
+        let mut total: u64 = entries.iter().map(|entry| entry.bytes).sum();
+        if total <= max {
+            return removed;
+        }
+        entries.sort_by(|a, b| (a.modified, &a.path).cmp(&(b.modified, &b.path)));
+        for entry in entries {
+            if total <= max {
+                break;
+            }
+            if entry.path.parent() == Some(dir) && in_use(&entry.sha256) {
+                continue;
+            }
+            match fs::remove_file(&entry.path) {
+                Ok(()) => removed.add(&entry),
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(e) => {
+                    tracing::warn!("cannot evict cache entry {}: {e}", entry.path.display());
+                    continue;
+                }
+            }
+            total = total.saturating_sub(entry.bytes);
+        }
+        if removed.entries > 0 {
+            tracing::info!(
+                "evicted {} compiled modules ({} bytes) from {} to stay within its {max}-byte cap",
+                removed.entries,
+                removed.bytes,
+                root.display()
+            );
+        }
+        removed
     }
 
     fn entry_path(&self, sha256: &str) -> Option<PathBuf> {
@@ -147,7 +357,10 @@ impl ModuleCache {
         let path = self.entry_path(sha256)?;
         let entry = fs::read(&path).ok()?;
         match self.read_entry(engine, sha256, &entry) {
-            Ok((module, checked)) => Some((module, &checked == limits)),
+            Ok((module, checked)) => {
+                touch(&path);
+                Some((module, &checked == limits))
+            }
             Err(why) => {
                 tracing::warn!("ignoring cache entry {}: {why}", path.display());
                 None
@@ -246,6 +459,19 @@ impl ModuleCache {
     }
 }
 
+/// Marks the entry at `path` as just used: sets its modification time,
+/// which eviction goes by (access times are often not kept). Failing only
+/// makes the entry look older.
+fn touch(path: &Path) {
+    let touched = fs::File::options()
+        .write(true)
+        .open(path)
+        .and_then(|file| file.set_modified(SystemTime::now()));
+    if let Err(e) = touched {
+        tracing::debug!("cannot mark cache entry {} as used: {e}", path.display());
+    }
+}
+
 /// Creates `dir` and its missing parents, each with mode 0700.
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut builder = fs::DirBuilder::new();
@@ -328,6 +554,17 @@ mod tests {
             cache_root_from(env(&[("HOME", home), ("XDG_CACHE_HOME", "x")])).unwrap(),
             Path::new(home).join(".cache/verigate")
         );
+    }
+
+    #[test]
+    fn the_cap_is_set_in_mib_and_zero_lifts_it() {
+        let cap = |v: &str| max_bytes_from(Some(OsString::from(v)));
+        assert_eq!(max_bytes_from(None), Ok(Some(DEFAULT_MAX_BYTES)));
+        assert_eq!(cap(""), Ok(Some(DEFAULT_MAX_BYTES)));
+        assert_eq!(cap("512"), Ok(Some(512 << 20)));
+        assert_eq!(cap("0"), Ok(None));
+        assert!(cap("2G").unwrap_err().contains("VERIGATE_CACHE_MAX_MB=2G"));
+        assert!(cap("-1").is_err());
     }
 
     #[test]

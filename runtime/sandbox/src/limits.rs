@@ -53,3 +53,34 @@ impl Default for Limits {
         }
     }
 }
+
+/// Limits a caller gives in human units (a command line's flags, a Python
+/// call's keywords); each one given replaces the base limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LimitOverrides {
+    /// Fuel units.
+    pub fuel: Option<u64>,
+    /// Linear-memory cap in MiB.
+    pub memory_mb: Option<u64>,
+    /// Wall-clock deadline in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Cap on captured stdout and on captured stderr, in KiB each.
+    pub max_output_kb: Option<u64>,
+    /// Cap on the payload, in KiB.
+    pub max_payload_kb: Option<u64>,
+}
+
+impl LimitOverrides {
+    /// `base` with the limits given here applied.
+    pub fn apply(&self, base: Limits) -> Limits {
+        let mib = |v: u64| v.saturating_mul(1 << 20);
+        let kib = |v: u64| v.saturating_mul(1 << 10);
+        Limits {
+            fuel: self.fuel.unwrap_or(base.fuel),
+            memory_bytes: self.memory_mb.map_or(base.memory_bytes, mib),
+            timeout_ms: self.timeout_ms.unwrap_or(base.timeout_ms),
+            max_output_bytes: self.max_output_kb.map_or(base.max_output_bytes, kib),
+            max_payload_bytes: self.max_payload_kb.map_or(base.max_payload_bytes, kib),
+        }
+    }
+}

@@ -21,6 +21,20 @@ pub struct Verifier {
     pub(crate) pre: InstancePre<HostState>,
 }
 
+/// Reads a module file: binary WebAssembly, or the text format when the
+/// name ends in `.wat`. The error names the file.
+pub fn read_module_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let source =
+        std::fs::read(path).map_err(|e| format!("cannot read module {}: {e}", path.display()))?;
+    if path.extension().is_some_and(|ext| ext == "wat") {
+        wat::parse_bytes(&source)
+            .map(std::borrow::Cow::into_owned)
+            .map_err(|e| format!("cannot parse module text {}: {e}", path.display()))
+    } else {
+        Ok(source)
+    }
+}
+
 /// Lowercase hex sha256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))

@@ -2,7 +2,7 @@
 //! and wall-clock limits; [`classify`] turns what happened into
 //! exactly one outcome.
 
-use crate::cache::{CacheStatus, ModuleCache};
+use crate::cache::{self, CacheStatus, ModuleCache};
 use crate::classify::{self, Ended, Observed};
 use crate::compile::{self, CompileFailure, Compiler, ModuleLimits};
 use crate::engine::{Allocator, EngineOptions, SandboxEngine, deadline_ticks};
@@ -12,26 +12,50 @@ use crate::module::{Verifier, check_shape, declared_protocol, sha256_hex};
 use crate::report::RunReport;
 use crate::store::{HostState, RecordingLimiter};
 use crate::wasi;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 use verigate_contract::{Outcome, Protocol};
 use wasmtime::{Linker, Module, Store, Trap};
 use wasmtime_wasi::I32Exit;
 
 /// Sandbox-wide settings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SandboxOptions {
     /// Engine settings (pooling, concurrency, memory ceiling).
     pub engine: EngineOptions,
     /// Root of the on-disk compiled-module cache; `None` disables it.
     pub cache_root: Option<PathBuf>,
+    /// Cap on the bytes under `cache_root`, kept by evicting the least
+    /// recently used entries after each store; `None`: no cap. Default
+    /// [`cache::default_max_bytes`]: `$VERIGATE_CACHE_MAX_MB` MiB, else 2 GiB.
+    pub cache_max_bytes: Option<u64>,
     /// Static limits on a module's shape, checked before it is compiled.
     pub module_limits: ModuleLimits,
     /// How modules missing from the cache are compiled.
     pub compiler: Compiler,
 }
+
+impl Default for SandboxOptions {
+    fn default() -> Self {
+        SandboxOptions {
+            engine: EngineOptions::default(),
+            cache_root: None,
+            cache_max_bytes: cache::default_max_bytes(),
+            module_limits: ModuleLimits::default(),
+            compiler: Compiler::default(),
+        }
+    }
+}
+
+/// A load's result, kept for every caller asking for the same module: the
+/// inner error a refusal, the outer one a host failure.
+type LoadResult = Result<Result<Arc<Verifier>, ModuleError>, String>;
+
+/// A module's load, shared by everyone who asks for it: the first caller
+/// builds it, callers meanwhile wait for that result.
+type SharedLoad = Arc<OnceLock<LoadResult>>;
 
 /// One run's input: a payload for a verifier, with its item's directory and
 /// row, its limits and protocol. The one request type of the sandbox, the
@@ -108,7 +132,10 @@ pub struct Sandbox {
     module_limits: ModuleLimits,
     limits_digest: [u8; 32],
     compiler: Compiler,
-    loaded: Mutex<HashMap<String, Arc<Verifier>>>,
+    /// Modules loaded or being loaded, by sha256. Held only to look up or
+    /// insert a load, never while one is built, so that different modules
+    /// compile in parallel and the same module once.
+    loaded: Mutex<HashMap<String, SharedLoad>>,
     slots: SlotGate,
 }
 
@@ -119,7 +146,8 @@ impl Sandbox {
         let mut linker = Linker::new(&engine.engine);
         wasi::add_to_linker(&mut linker, |state: &mut HostState| &mut state.wasi)
             .map_err(Error::host)?;
-        let cache = ModuleCache::new(options.cache_root.as_deref(), &engine.fingerprint);
+        let cache = ModuleCache::new(options.cache_root.as_deref(), &engine.fingerprint)
+            .with_max_bytes(options.cache_max_bytes);
         Ok(Sandbox {
             engine,
             linker,
@@ -150,9 +178,25 @@ impl Sandbox {
         &self.module_limits
     }
 
+    /// Whether loading the module with this sha256 (lowercase hex) would
+    /// not compile it: it is loaded in this sandbox, or the on-disk cache has
+    /// an entry for it. Cheap (no entry is read), so a caller can say how
+    /// many modules it is about to compile before loading them.
+    pub fn is_cached(&self, sha256: &str) -> bool {
+        let in_memory = self
+            .loaded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(sha256)
+            .is_some_and(|load| matches!(load.get(), Some(Ok(Ok(_)))));
+        in_memory || self.cache.contains(sha256)
+    }
+
     /// Validates, compiles (once per process, through the on-disk cache) and
     /// pre-links the binary module `wasm`. The same bytes loaded again return
-    /// the same verifier.
+    /// the same verifier. Safe to call from many threads: different modules
+    /// load in parallel, and the same module requested meanwhile is built
+    /// once, the other callers waiting for it.
     ///
     /// A module over a [`ModuleLimits`] limit, or over the compiler child's
     /// limits, is refused without being compiled (or while compiling). A
@@ -217,17 +261,37 @@ impl Sandbox {
         wasm: &[u8],
         sha256: String,
     ) -> Result<Result<Arc<Verifier>, ModuleError>, Error> {
-        let mut loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(verifier) = loaded.get(&sha256) {
-            return Ok(Ok(Arc::clone(verifier)));
+        let load = Arc::clone(
+            self.loaded
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(sha256.clone())
+                .or_default(),
+        );
+        let result = load.get_or_init(|| self.build(wasm, &sha256));
+        if !matches!(result, Ok(Ok(_))) {
+            // A refusal or a host failure is not kept: a later load tries again.
+            let mut loaded = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+            if loaded
+                .get(&sha256)
+                .is_some_and(|kept| Arc::ptr_eq(kept, &load))
+            {
+                loaded.remove(&sha256);
+            }
         }
+        result.clone().map_err(Error::Host)
+    }
+
+    /// Looks the module up in the cache or compiles it, checks it and
+    /// pre-links it; called with no lock held.
+    fn build(&self, wasm: &[u8], sha256: &str) -> LoadResult {
         let refuse = |reason: String| ModuleError {
-            sha256: sha256.clone(),
+            sha256: sha256.to_owned(),
             reason: reason.split_whitespace().collect::<Vec<_>>().join(" "),
         };
         let started = Instant::now();
         let engine = &self.engine.engine;
-        let (module, cache) = match self.cache.lookup(engine, &sha256, &self.limits_digest) {
+        let (module, cache) = match self.cache.lookup(engine, sha256, &self.limits_digest) {
             Some((module, checked)) => {
                 // An entry written under other limits: check against these.
                 if !checked && let Err(why) = compile::inspect(wasm, &self.module_limits) {
@@ -239,10 +303,10 @@ impl Sandbox {
                 if let Err(why) = compile::inspect(wasm, &self.module_limits) {
                     return Ok(Err(refuse(why)));
                 }
-                match self.compile(wasm, &sha256) {
+                match self.compile(wasm, sha256) {
                     Ok(compiled) => compiled,
                     Err(CompileFailure::Module(why)) => return Ok(Err(refuse(why))),
-                    Err(CompileFailure::Host(why)) => return Err(Error::Host(why)),
+                    Err(CompileFailure::Host(why)) => return Err(why),
                 }
             }
         };
@@ -257,15 +321,31 @@ impl Sandbox {
             Ok(pre) => pre,
             Err(e) => return Ok(Err(refuse(format!("{e:#}")))),
         };
-        let verifier = Arc::new(Verifier {
-            sha256: sha256.clone(),
+        Ok(Ok(Arc::new(Verifier {
+            sha256: sha256.to_owned(),
             declared_protocol,
             cache,
             load_time: started.elapsed(),
             pre,
-        });
-        loaded.insert(sha256, Arc::clone(&verifier));
-        Ok(Ok(verifier))
+        })))
+    }
+
+    /// Stores a compiled module in the on-disk cache, then brings the cache
+    /// back within its cap, keeping the entries of every module this sandbox
+    /// has loaded or is loading (this one among them).
+    fn store(&self, sha256: &str, compiled: &[u8]) -> CacheStatus {
+        let status = self.cache.store(sha256, &self.limits_digest, compiled);
+        if status == CacheStatus::Stored {
+            let in_use: HashSet<String> = self
+                .loaded
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .keys()
+                .cloned()
+                .collect();
+            self.cache.evict(|sha256| in_use.contains(sha256));
+        }
+        status
     }
 
     /// Compiles a module that passed the static limits, and caches it.
@@ -281,7 +361,7 @@ impl Sandbox {
                     return Ok((module, CacheStatus::Uncached));
                 }
                 let status = match module.serialize() {
-                    Ok(compiled) => self.cache.store(sha256, &self.limits_digest, &compiled),
+                    Ok(compiled) => self.store(sha256, &compiled),
                     Err(e) => {
                         tracing::warn!("cannot serialise module {sha256}: {e:#}");
                         CacheStatus::Uncached
@@ -301,8 +381,7 @@ impl Sandbox {
                         "the compiler child's output does not load: {e:#}"
                     ))
                 })?;
-                let status = self.cache.store(sha256, &self.limits_digest, &compiled);
-                Ok((module, status))
+                Ok((module, self.store(sha256, &compiled)))
             }
         }
     }

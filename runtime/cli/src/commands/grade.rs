@@ -12,12 +12,14 @@ use crate::render::render;
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use verigate_grading::grade::{GradeRecord, Grader, InputError, Judgments, Origin};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use verigate_grading::files::open_input;
+use verigate_grading::grade::{GradeFile, GradeRecord, InputError, Shard, modules_needed};
+use verigate_registry::Registry;
+use verigate_sandbox::{CacheStatus, Sandbox};
 
 /// The bundled example benchmark: the main job's input.
 pub const EXAMPLE_RESPONSES: &str = "examples/responses.jsonl";
@@ -46,6 +48,15 @@ pub struct GradeArgs {
     /// grade only the responses after them.
     #[arg(long)]
     resume: bool,
+    /// Grade only shard I of N (0-based) of the responses into the part file
+    /// `--out`; `verigate merge` joins the parts into the single-run bytes.
+    /// An existing part is complete and skipped; an interrupted one resumes.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// With `--shard`: shards of K lines each (N must be ⌈lines/K⌉)
+    /// [default: N near-equal ranges].
+    #[arg(long, value_name = "K", requires = "shard")]
+    shard_lines: Option<usize>,
     /// Worker threads, 1 to 256 [default: one per core].
     #[arg(short, long)]
     jobs: Option<usize>,
@@ -61,38 +72,28 @@ pub struct GradeArgs {
     cache: CacheArgs,
 }
 
-/// Prints a bad input line as `file:line: message`.
-fn complain(path: &Path, bad_lines: &mut usize) -> impl FnMut(InputError) {
-    move |error| {
-        *bad_lines += 1;
-        eprintln!(
-            "verigate: {}:{}: {}",
-            path.display(),
-            error.line,
-            error.message
-        );
+/// `I/N` as (I, N).
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let parse = |part: &str| part.trim().parse::<usize>().ok();
+    match text.split_once('/').map(|(i, n)| (parse(i), parse(n))) {
+        Some((Some(i), Some(n))) if i < n => Ok((i, n)),
+        _ => Err(format!("`{text}`: give I/N with 0 <= I < N, e.g. 0/8")),
     }
 }
 
-fn open(path: &Path, what: &str) -> anyhow::Result<BufReader<File>> {
-    let file =
-        File::open(path).with_context(|| format!("cannot open {what} {}", path.display()))?;
-    Ok(BufReader::new(file))
+/// Prints a bad input line as `file:line: message`.
+fn complain(path: &Path, error: InputError) {
+    eprintln!(
+        "verigate: {}:{}: {}",
+        path.display(),
+        error.line,
+        error.message
+    );
 }
-
-/// The most worker threads `--jobs` takes: each holds a pooled instance slot
-/// and an alternate signal stack, so a huge number is a typo, refused before
-/// any file is touched.
-pub const MAX_JOBS: usize = 256;
 
 /// The worker count: `--jobs`, else one per core.
 fn workers(jobs: Option<usize>) -> anyhow::Result<usize> {
-    match jobs {
-        Some(0) => bail!("--jobs 0: at least one worker is needed"),
-        Some(n) if n > MAX_JOBS => bail!("--jobs {n}: at most {MAX_JOBS} workers"),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
-    }
+    verigate_grading::grade::workers(jobs).map_err(|why| anyhow::anyhow!("--{why}"))
 }
 
 /// A name for the results when stdout is a terminal: `results.jsonl`, else
@@ -109,7 +110,10 @@ fn progress(path: &Path) -> anyhow::Result<ProgressBar> {
     if !std::io::stderr().is_terminal() || path == Path::new("-") {
         return Ok(ProgressBar::hidden());
     }
-    let lines = crate::files::open_input(path, "responses")?.lines().count();
+    let lines = open_input(path, "responses")
+        .map_err(anyhow::Error::msg)?
+        .lines()
+        .count();
     let bar = ProgressBar::new(lines as u64).with_style(
         ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} responses ({per_sec}, eta {eta})",
@@ -117,6 +121,56 @@ fn progress(path: &Path) -> anyhow::Result<ProgressBar> {
         .expect("a valid template"),
     );
     Ok(bar)
+}
+
+/// Loads the modules the responses need before grading, compiling the ones
+/// not in the cache in parallel with a progress line ("first run only"),
+/// and logs (`-v`) each module's cache hit or compile.
+fn compile_first(
+    registry: &Registry,
+    sandbox: &Sandbox,
+    responses: &Path,
+    workers: usize,
+) -> anyhow::Result<()> {
+    let input = open_input(responses, "responses").map_err(anyhow::Error::msg)?;
+    let needed = modules_needed(registry, input);
+    let to_compile = registry.modules_to_compile(sandbox, &needed).len();
+    let bar = if to_compile > 0 && std::io::stderr().is_terminal() {
+        ProgressBar::new(needed.len() as u64).with_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {msg}")
+                .expect("a valid template"),
+        )
+    } else {
+        ProgressBar::hidden()
+    };
+    if to_compile > 0 {
+        eprintln!(
+            "verigate: compiling {} (first run only; later runs load them from the cache)",
+            crate::render::count(to_compile, "verifier module")
+        );
+    }
+    let started = std::time::Instant::now();
+    let (hits, compiled) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    registry.load_modules(sandbox, &needed, workers, |name, event| {
+        let hit = event.cache() == Some(CacheStatus::Hit);
+        (if hit { &hits } else { &compiled }).fetch_add(1, Ordering::Relaxed);
+        tracing::info!(module = name, cache = ?event.cache(), "module loaded");
+        bar.set_position(event.done as u64);
+        bar.set_message(format!("{}/{} modules ({name})", event.done, event.total));
+    });
+    bar.finish_and_clear();
+    tracing::info!(
+        hits = hits.load(Ordering::Relaxed),
+        compiled = compiled.load(Ordering::Relaxed),
+        "module cache"
+    );
+    if to_compile > 0 {
+        eprintln!(
+            "verigate: modules ready in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }
 
 pub fn run(args: &GradeArgs) -> anyhow::Result<ExitCode> {
@@ -136,27 +190,17 @@ pub fn run(args: &GradeArgs) -> anyhow::Result<ExitCode> {
                 .or_else(|| Some(PathBuf::from(EXAMPLE_JUDGMENTS))),
         ),
     };
-    let out_name = match args.out.as_str() {
+    let out = match args.out.as_str() {
         "-" if !args.resume && std::io::stdout().is_terminal() => {
             let name = fresh_results_name();
             eprintln!(
                 "verigate: writing the results to {name} (stdout is a terminal; --out FILE \
                  names the file, a pipe gets the JSON lines)"
             );
-            name
+            Some(PathBuf::from(name))
         }
-        other => other.to_owned(),
-    };
-    let mut inputs = vec![("responses", responses.as_path())];
-    if let Some(path) = &judgments {
-        inputs.push(("judgments", path.as_path()));
-    }
-    let _lock = match out_name.as_str() {
         "-" => None,
-        path => {
-            crate::files::refuse_output_over_input(Path::new(path), &inputs)?;
-            Some(crate::files::lock_for_writing(Path::new(path))?)
-        }
+        other => Some(PathBuf::from(other)),
     };
     tracing::info!(
         registry = %registry.root().display(),
@@ -165,86 +209,68 @@ pub fn run(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         workers,
         "grading"
     );
-    let mut bad_lines = 0;
-    let mut judged = match &judgments {
-        Some(path) => Judgments::read(
-            crate::files::open_input(path, "judgments")?,
-            &registry,
-            complain(path, &mut bad_lines),
-        ),
-        None => Judgments::default(),
-    };
-    let input = crate::files::open_input(&responses, "responses")?;
-    let (mut out, done): (Box<dyn Write>, Option<BufReader<File>>) = match out_name.as_str() {
-        "-" if args.resume => {
-            bail!("--resume needs --out FILE: there is nothing to resume on stdout")
-        }
-        "-" => (Box::new(std::io::stdout().lock()), None),
-        path if args.resume => {
-            let (file, cut) = verigate_grading::grade::resume::open_for_append(Path::new(path))
-                .with_context(|| format!("cannot resume {path}"))?;
-            if cut > 0 {
-                eprintln!("verigate: {path}: dropped an unfinished last line ({cut} bytes)");
-            }
-            let earlier = open(Path::new(path), "results")?;
-            (Box::new(BufWriter::new(file)), Some(earlier))
-        }
-        path => {
-            let file = File::create(path).with_context(|| format!("cannot create {path}"))?;
-            (Box::new(BufWriter::new(file)), None)
-        }
-    };
-    let done = done
-        .into_iter()
-        .flat_map(verigate_grading::jsonl::read::<GradeRecord>)
-        .map(|(line, record)| record.map_err(|e| format!("{out_name}:{line}: {e}")));
     let sandbox = args.cache.sandbox()?;
+    if responses != Path::new("-") {
+        compile_first(&registry, &sandbox, &responses, workers)?;
+    }
     let bar = progress(&responses)?;
     let mut report = args.tables.report(Some(&registry))?;
-    let (mut resumed, mut write_error) = (0, None);
     let mut kept = Vec::new();
-    let mut samples: HashMap<String, Vec<serde_json::Value>> = HashMap::new();
-    let mut grader = Grader {
-        registry: &registry,
-        sandbox: &sandbox,
-        judgments: &mut judged,
-        workers,
+    let run = GradeFile {
+        responses: &responses,
+        judgments: judgments.as_deref(),
+        out: out.as_deref(),
+        resume: args.resume,
+        lines: None,
     };
-    let graded = grader.grade(
-        input,
-        done,
-        |record, origin| {
-            report.add(record);
-            if judgments.is_some() {
-                let of_item = samples.entry(record.id.clone()).or_default();
-                of_item.push(record.sample.clone());
+    let shard = match args.shard {
+        Some((index, count)) => {
+            if out.is_none() || responses == Path::new("-") {
+                bail!("--shard needs --responses FILE and --out PART (files, not stdin/stdout)");
             }
-            if args.html.is_some() {
-                kept.push(serde_json::to_value(record).expect("a record serialises"));
-            }
-            bar.inc(1);
-            if origin == Origin::Resumed {
-                resumed += 1;
-            } else if write_error.is_none() {
-                let written = serde_json::to_writer(&mut out, record)
-                    .map_err(std::io::Error::from)
-                    .and_then(|()| writeln!(out));
-                write_error = written.err();
-            }
-        },
-        complain(&responses, &mut bad_lines),
-    );
+            let shard = Shard::of_file(&responses, index, count, args.shard_lines)
+                .map_err(anyhow::Error::msg)?;
+            bar.set_length(shard.lines.len() as u64);
+            Some(shard)
+        }
+        None => None,
+    };
+    let on_record = |record: &GradeRecord, _| {
+        report.add(record);
+        if args.html.is_some() {
+            kept.push(serde_json::to_value(record).expect("a record serialises"));
+        }
+        bar.inc(1);
+    };
+    let on_error = |path: &Path, error| bar.suspend(|| complain(path, error));
+    let graded = match &shard {
+        Some(shard) => run.run_shard(shard, &registry, &sandbox, workers, on_record, on_error),
+        None => run.run(&registry, &sandbox, workers, on_record, on_error),
+    };
     bar.finish_and_clear();
-    out.flush()
-        .with_context(|| format!("cannot write results to {out_name}"))?;
-    if let Some(e) = write_error {
-        return Err(e).with_context(|| format!("cannot write results to {out_name}"));
+    let out_name = out
+        .as_ref()
+        .map_or("stdout".into(), |p| p.display().to_string());
+    let summary_of_run = graded.map_err(anyhow::Error::new)?;
+    if summary_of_run.part_exists {
+        eprintln!("verigate: {out_name} is complete (a part of an earlier run): skipped");
+        return Ok(ExitCode::SUCCESS);
     }
-    graded.map_err(anyhow::Error::msg)?;
-    if resumed > 0 {
-        eprintln!("verigate: resumed after {resumed} result(s) already in {out_name}");
+    let out_name = out
+        .as_ref()
+        .map_or("stdout".into(), |p| p.display().to_string());
+    if summary_of_run.dropped_bytes > 0 {
+        eprintln!(
+            "verigate: {out_name}: dropped an unfinished last line ({} bytes) before resuming",
+            summary_of_run.dropped_bytes
+        );
     }
-    let unmatched = unmatched_judgments(&judged, &samples);
+    if summary_of_run.resumed > 0 {
+        eprintln!(
+            "verigate: resumed after {} result(s) already in {out_name}",
+            summary_of_run.resumed
+        );
+    }
     let summary = report.summary();
     let tables = render(&summary, args.tables.format);
     eprint!("\n{tables}");
@@ -257,62 +283,18 @@ pub fn run(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         let subtitle = responses.display().to_string();
         crate::html::write(page, &summary, &kept, &lines, Some(&registry), subtitle)?;
     }
-    if bad_lines > 0 {
+    if summary_of_run.bad_lines > 0 {
         eprintln!(
             "verigate: {} skipped (not in the tables); every other line was graded",
-            crate::render::count(bad_lines, "bad input line")
+            crate::render::count(summary_of_run.bad_lines, "bad input line")
         );
     }
-    if let Some(why) = &unmatched {
-        eprintln!("verigate: {why}");
+    if let Some(unmatched) = &summary_of_run.unmatched {
+        eprintln!("verigate: {}", unmatched.message);
     }
-    if bad_lines > 0 || unmatched.is_some() {
-        return Ok(ExitCode::from(super::EXIT_HOST_ERROR));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Judgments that matched no response: above [`MAX_UNMATCHED_SHARE`] of them
-/// (a judgments file for other samples zeroes every proof score), why it
-/// fails the run, with a hint when only the sample's JSON type differs
-/// (`"0"` against `0`); fewer are only noted.
-fn unmatched_judgments(
-    judged: &Judgments,
-    samples: &HashMap<String, Vec<serde_json::Value>>,
-) -> Option<String> {
-    let unused = judged.unused_keys();
-    if unused.is_empty() {
-        return None;
-    }
-    let retyped = unused.iter().find(|(id, sample)| {
-        samples.get(*id).is_some_and(|graded| {
-            graded
-                .iter()
-                .any(|s| s != sample && unquoted(s) == unquoted(sample))
-        })
-    });
-    let hint = retyped.map_or(String::new(), |(id, sample)| {
-        format!(
-            "; e.g. item `{id}` has a judgment for sample {sample} and a response whose sample \
-             differs only in type: samples match by JSON value (`0` is not `\"0\"`)"
-        )
-    });
-    let (n, total) = (unused.len(), judged.len());
-    let message = format!("{n} of {total} judgment(s) match no response{hint}");
-    if (n as f64) > MAX_UNMATCHED_SHARE * total as f64 {
-        Some(message)
+    Ok(if summary_of_run.failed() {
+        ExitCode::from(super::EXIT_HOST_ERROR)
     } else {
-        eprintln!("verigate: {message}");
-        None
-    }
-}
-
-/// Above this share of judgments matching no response, `grade` fails.
-const MAX_UNMATCHED_SHARE: f64 = 0.1;
-
-/// A sample as text: a string without its quotes, anything else as JSON.
-fn unquoted(sample: &serde_json::Value) -> String {
-    sample
-        .as_str()
-        .map_or_else(|| sample.to_string(), str::to_owned)
+        ExitCode::SUCCESS
+    })
 }

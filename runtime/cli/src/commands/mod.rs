@@ -2,7 +2,11 @@
 //! 2 usage or host error.
 
 mod bench;
+mod build_guest;
+mod cache;
 mod grade;
+mod merge;
+mod new;
 mod python;
 mod registry;
 mod report;
@@ -14,7 +18,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use verigate_sandbox::compile::{ChildCompiler, Compiler};
-use verigate_sandbox::{Limits, Sandbox, SandboxOptions, default_cache_root};
+use verigate_sandbox::{LimitOverrides, Limits, Sandbox, SandboxOptions, default_cache_root};
 
 /// Exit status for usage and host errors.
 pub const EXIT_HOST_ERROR: u8 = 2;
@@ -37,6 +41,8 @@ struct Cli {
 enum Command {
     /// Grade model responses (JSONL) against the registry; the main job.
     Grade(grade::GradeArgs),
+    /// Concatenate the part files of `grade --shard` runs into one results file, after checking them.
+    Merge(merge::MergeArgs),
     /// Recompute the benchmark tables from a results file written by `grade`.
     Report(report::ReportArgs),
     /// Re-grade a results file's responses under its registry and list every line that differs.
@@ -49,6 +55,13 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Turn a Python verifier script into a verifier module (CPython, pre-initialised).
     WrapPython(python::WrapArgs),
+    /// Make a new verifier outside the workspace: a Rust crate (or Python script),
+    /// its registry item, instance files and witnesses.
+    New(new::NewArgs),
+    /// Build a verifier crate into a wasm32-wasip1 module (guest profile); prints its path.
+    Build(build_guest::BuildArgs),
+    /// Show the size of the compiled-module cache, or clean it.
+    Cache(cache::CacheCli),
     /// (internal) Compile one module for the sandbox, as a bounded child process.
     #[command(name = COMPILE_COMMAND, hide = true)]
     Compile {
@@ -87,15 +100,14 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// `base` with the limits given on the command line applied.
     pub fn apply(&self, base: Limits) -> Limits {
-        let mib = |v: u64| v.saturating_mul(1 << 20);
-        let kib = |v: u64| v.saturating_mul(1 << 10);
-        Limits {
-            fuel: self.fuel.unwrap_or(base.fuel),
-            memory_bytes: self.memory_mb.map_or(base.memory_bytes, mib),
-            timeout_ms: self.timeout_ms.unwrap_or(base.timeout_ms),
-            max_output_bytes: self.max_output_kb.map_or(base.max_output_bytes, kib),
-            max_payload_bytes: self.max_payload_kb.map_or(base.max_payload_bytes, kib),
+        LimitOverrides {
+            fuel: self.fuel,
+            memory_mb: self.memory_mb,
+            timeout_ms: self.timeout_ms,
+            max_output_kb: self.max_output_kb,
+            max_payload_kb: self.max_payload_kb,
         }
+        .apply(base)
     }
 }
 
@@ -185,12 +197,16 @@ pub fn main() -> ExitCode {
     init_logging(cli.verbose);
     let result = match cli.command {
         Command::Grade(args) => grade::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Reproduce(args) => reproduce::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Registry(args) => registry::run(&args),
         Command::Bench(args) => bench::bench(&args),
         Command::WrapPython(args) => python::wrap_python(&args),
+        Command::New(args) => new::run(&args),
+        Command::Build(args) => build_guest::run(&args),
+        Command::Cache(args) => cache::run(&args),
         Command::Compile {
             input,
             output,

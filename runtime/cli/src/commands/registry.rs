@@ -7,10 +7,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use verigate_registry::{LOCK_FILE, Registry, maintain};
-
-/// The environment variable naming the registry when `--registry` is not given.
-pub const REGISTRY_ENV: &str = "VERIGATE_REGISTRY";
+use verigate_registry::{Registry, maintain};
 
 /// Where the registry lives.
 #[derive(Args, Clone, Debug)]
@@ -24,20 +21,7 @@ impl RegistryArgs {
     /// The registry directory: `--registry`, else `$VERIGATE_REGISTRY`, else
     /// `registry/` in the current directory; never a path fixed at build time.
     pub fn root(&self) -> anyhow::Result<PathBuf> {
-        if let Some(dir) = &self.registry {
-            return Ok(dir.clone());
-        }
-        if let Some(dir) = std::env::var_os(REGISTRY_ENV) {
-            return Ok(dir.into());
-        }
-        let here = PathBuf::from("registry");
-        if here.join(LOCK_FILE).is_file() {
-            return Ok(here);
-        }
-        bail!(
-            "no registry here: pass --registry DIR, set {REGISTRY_ENV}, or run from a \
-             directory holding registry/ (with its {LOCK_FILE})"
-        )
+        Ok(verigate_registry::locate(self.registry.as_deref())?)
     }
 
     /// Opens the registry, refusing one whose files do not match its lock.
@@ -72,6 +56,12 @@ pub enum RegistryCommand {
         /// Instance files, mounted at /item.
         #[arg(long)]
         instance: Option<PathBuf>,
+        /// Replace the item of the same id and the contributed module of the
+        /// same name instead of refusing them (every other item naming the
+        /// module is checked against the new one; an unused old module file
+        /// is removed).
+        #[arg(long)]
+        replace: bool,
     },
     /// Import SPhyR dataset files (`<config>.jsonl`) as item families `sphyr/<config>`.
     ImportSphyr {
@@ -183,6 +173,7 @@ pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
             name,
             item,
             instance,
+            replace,
         } => {
             let (python, wasm) = if module.extension().is_some_and(|e| e == "py") {
                 let (script, wasm) = super::python::wrap_script(module, None, None)?;
@@ -208,11 +199,18 @@ pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
                 python: python.as_deref(),
             };
             eprintln!("registry add: changing the registry at {}", root.display());
-            match maintain::add(&root, &sandbox, &contribution) {
+            match maintain::add_or_replace(&root, &sandbox, &contribution, *replace) {
                 Ok(added) => {
+                    let verb = if added.replaced_item {
+                        "replaced"
+                    } else {
+                        "added"
+                    };
+                    let old = (added.replaced_module)
+                        .map_or(String::new(), |sha| format!(", replacing module {sha}"));
                     println!(
-                        "added {} (module {name}); registry digest {}",
-                        added.id,
+                        "{verb} {} (module {name}{old}); registry digest {}",
+                        added.item.id,
                         Registry::open(&root)?.digest()
                     );
                     Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use verigate_grading::files::open_input;
 use verigate_grading::grade::{GradeRecord, Grader, Judgments};
 use verigate_grading::jsonl;
 
@@ -44,12 +45,13 @@ const COMPARED: [&str; 10] = [
 ];
 
 pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
-    let recorded: Vec<GradeRecord> =
-        jsonl::read::<GradeRecord>(crate::files::open_input(&args.results, "results")?)
-            .map(|(line, record)| {
-                record.map_err(|e| anyhow::anyhow!("{}:{line}: {e}", args.results.display()))
-            })
-            .collect::<anyhow::Result<_>>()?;
+    let recorded: Vec<GradeRecord> = jsonl::read::<GradeRecord>(
+        open_input(&args.results, "results").map_err(anyhow::Error::msg)?,
+    )
+    .map(|(line, record)| {
+        record.map_err(|e| anyhow::anyhow!("{}:{line}: {e}", args.results.display()))
+    })
+    .collect::<anyhow::Result<_>>()?;
     let registry = args.location.open()?;
     if let Some(other) = recorded
         .iter()
@@ -67,7 +69,7 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
     let sandbox = args.cache.sandbox()?;
     let mut judgments = match &args.judgments {
         Some(path) => Judgments::read(
-            crate::files::open_input(path, "judgments")?,
+            open_input(path, "judgments").map_err(anyhow::Error::msg)?,
             &registry,
             |e| eprintln!("verigate: {}:{}: {}", path.display(), e.line, e.message),
         ),
@@ -78,10 +80,10 @@ pub fn run(args: &ReproduceArgs) -> anyhow::Result<ExitCode> {
         registry: &registry,
         sandbox: &sandbox,
         judgments: &mut judgments,
-        workers: args.jobs.clamp(1, super::grade::MAX_JOBS),
+        workers: args.jobs.clamp(1, verigate_grading::grade::MAX_WORKERS),
     }
     .grade(
-        crate::files::open_input(&args.responses, "responses")?,
+        open_input(&args.responses, "responses").map_err(anyhow::Error::msg)?,
         [],
         |record, _| regraded.push(record.clone()),
         |e| {

@@ -8,8 +8,7 @@ use clap::builder::TypedValueParser;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
-use verigate_sandbox::{Limits, Protocol, Request};
+use verigate_sandbox::{Protocol, Request, read_module_file};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -50,26 +49,15 @@ fn read_payload(source: &str) -> anyhow::Result<Vec<u8>> {
     }
 }
 
-/// What `run` needs to know about its target.
+/// What `run` needs to know about its target: its module, and the request
+/// its item makes (limits, protocol, instance directory, row) without the payload.
 struct Target {
     wasm: Vec<u8>,
-    item_dir: Option<PathBuf>,
-    limits: Limits,
-    protocol: Option<Protocol>,
-    /// The item's row, for an item of a family (`VERIGATE_ROW`).
-    row: Option<Arc<str>>,
+    request: Request,
 }
 
 fn read_module(path: &Path) -> anyhow::Result<Vec<u8>> {
-    let source =
-        std::fs::read(path).with_context(|| format!("cannot read module {}", path.display()))?;
-    if path.extension().is_some_and(|ext| ext == "wat") {
-        Ok(wat::parse_bytes(&source)
-            .with_context(|| format!("cannot parse module text {}", path.display()))?
-            .into_owned())
-    } else {
-        Ok(source)
-    }
+    read_module_file(path).map_err(anyhow::Error::msg)
 }
 
 fn resolve(args: &RunArgs) -> anyhow::Result<Target> {
@@ -77,10 +65,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Target> {
     if path.is_file() || path.extension().is_some_and(|e| e == "wasm" || e == "wat") {
         return Ok(Target {
             wasm: read_module(path)?,
-            item_dir: None,
-            limits: Limits::default(),
-            protocol: None,
-            row: None,
+            request: Request::new(Vec::new()),
         });
     }
     let registry = args.location.open()?;
@@ -89,28 +74,24 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Target> {
         .module
         .as_deref()
         .with_context(|| format!("item `{}` is analysis-centric and has no verifier", item.id))?;
-    let (module_path, _) = registry.module(module)?;
     Ok(Target {
-        wasm: read_module(&module_path)?,
-        item_dir: registry.instance_dir(item),
-        limits: item.limits,
-        protocol: item.protocol,
-        row: item.row.clone(),
+        wasm: registry.module_bytes(module)?,
+        request: registry.request(item, Vec::new()),
     })
 }
 
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let target = resolve(args)?;
+    let Target { wasm, request } = resolve(args)?;
     let payload = read_payload(&args.payload)?;
-    let item_dir = args.item_dir.clone().or(target.item_dir);
+    let item_dir = args.item_dir.clone().or(request.item_dir);
     if let Some(dir) = &item_dir
         && !dir.is_dir()
     {
         anyhow::bail!("item directory {} is not a directory", dir.display());
     }
     let sandbox = args.cache.sandbox()?;
-    let protocol = args.protocol.or(target.protocol);
-    let report = match sandbox.load(&target.wasm) {
+    let protocol = args.protocol.or(request.protocol);
+    let report = match sandbox.load(&wasm) {
         Ok(verifier) => {
             tracing::info!(
                 cache = ?verifier.cache,
@@ -121,9 +102,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             let request = Request {
                 payload,
                 item_dir,
-                limits: args.limits.apply(target.limits),
+                limits: args.limits.apply(request.limits),
                 protocol,
-                row: target.row,
+                row: request.row,
             };
             sandbox
                 .run(&verifier, &request)

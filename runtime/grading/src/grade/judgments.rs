@@ -109,13 +109,8 @@ impl Judgments {
         Some(entry.judgment)
     }
 
-    /// How many judgments no response asked for.
-    pub fn unused(&self) -> usize {
-        self.by_key.values().filter(|e| !e.used).count()
-    }
-
     /// The (id, sample) of each judgment no response asked for, in file order.
-    pub fn unused_keys(&self) -> Vec<(&str, serde_json::Value)> {
+    fn unused_keys(&self) -> Vec<(&str, serde_json::Value)> {
         let mut unused: Vec<(usize, &str, serde_json::Value)> = (self.by_key.iter())
             .filter(|(_, e)| !e.used)
             .map(|((id, sample), e)| {
@@ -136,4 +131,67 @@ impl Judgments {
     pub fn is_empty(&self) -> bool {
         self.by_key.is_empty()
     }
+}
+
+/// The samples graded per item, so that judgments matching no response can
+/// be told apart from judgments whose sample differs only in JSON type.
+#[derive(Default)]
+pub struct GradedSamples(HashMap<String, Vec<serde_json::Value>>);
+
+impl GradedSamples {
+    /// Notes that `id`'s `sample` was graded.
+    pub fn add(&mut self, id: &str, sample: &serde_json::Value) {
+        self.0
+            .entry(id.to_owned())
+            .or_default()
+            .push(sample.clone());
+    }
+}
+
+/// Judgments that matched no response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unmatched {
+    /// How many and, when a sample differs from a response's only in JSON
+    /// type (`"0"` against `0`), an example.
+    pub message: String,
+    /// Above [`MAX_UNMATCHED_SHARE`] of the judgments: a judgments file for
+    /// other samples, which would zero every proof score; the run fails.
+    pub fatal: bool,
+}
+
+/// Above this share of judgments matching no response, a run fails.
+pub const MAX_UNMATCHED_SHARE: f64 = 0.1;
+
+impl Judgments {
+    /// The judgments no response asked for, given the samples `graded`;
+    /// `None` when every judgment was used.
+    pub fn unmatched(&self, graded: &GradedSamples) -> Option<Unmatched> {
+        let unused = self.unused_keys();
+        if unused.is_empty() {
+            return None;
+        }
+        let retyped = unused.iter().find(|(id, sample)| {
+            graded.0.get(*id).is_some_and(|samples| {
+                (samples.iter()).any(|s| s != sample && unquoted(s) == unquoted(sample))
+            })
+        });
+        let hint = retyped.map_or(String::new(), |(id, sample)| {
+            format!(
+                "; e.g. item `{id}` has a judgment for sample {sample} and a response whose \
+                 sample differs only in type: samples match by JSON value (`0` is not `\"0\"`)"
+            )
+        });
+        let (n, total) = (unused.len(), self.len());
+        Some(Unmatched {
+            message: format!("{n} of {total} judgment(s) match no response{hint}"),
+            fatal: (n as f64) > MAX_UNMATCHED_SHARE * total as f64,
+        })
+    }
+}
+
+/// A sample as text: a string without its quotes, anything else as JSON.
+fn unquoted(sample: &serde_json::Value) -> String {
+    sample
+        .as_str()
+        .map_or_else(|| sample.to_string(), str::to_owned)
 }

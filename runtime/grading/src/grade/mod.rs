@@ -6,13 +6,17 @@
 //! workers, scored, and handed on as a [`GradeRecord`] — in input order, with
 //! memory flat in the number of lines.
 
+pub mod file;
 pub mod judgments;
 mod plan;
 pub mod record;
 pub mod resume;
+pub mod shard;
 
-pub use judgments::{Judgment, Judgments};
+pub use file::{FileError, FileSummary, GradeFile};
+pub use judgments::{GradedSamples, Judgment, Judgments, Unmatched};
 pub use record::{GradeOutcome, GradeRecord, NoVerifier, ProofStatus, ResponseLine};
+pub use shard::{Manifest, Merged, Shard, merge};
 
 use plan::{Planned, Planner, finish};
 use std::cell::RefCell;
@@ -28,6 +32,39 @@ pub struct InputError {
     pub line: usize,
     /// What is wrong, naming the field.
     pub message: String,
+}
+
+/// The most worker threads a run takes: each holds a pooled instance slot
+/// and an alternate signal stack, so a huge number is a typo, refused before
+/// any file is touched.
+pub const MAX_WORKERS: usize = 256;
+
+/// The worker count for `jobs` asked: one per core when `None`; 0 and more
+/// than [`MAX_WORKERS`] are refused, saying why.
+pub fn workers(jobs: Option<usize>) -> Result<usize, String> {
+    match jobs {
+        Some(0) => Err("jobs 0: at least one worker is needed".into()),
+        Some(n) if n > MAX_WORKERS => Err(format!("jobs {n}: at most {MAX_WORKERS} workers")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+    }
+}
+
+/// The verifier modules the response lines of `input` need, each once, in
+/// the order first needed (lines that do not parse or name no known item
+/// are left to the grading run to report). Compiling these beforehand, in
+/// parallel, is what makes a first run on a machine quick.
+pub fn modules_needed(registry: &Registry, input: impl BufRead) -> Vec<String> {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: String,
+    }
+    let mut seen = std::collections::HashSet::new();
+    crate::jsonl::read::<Id>(input)
+        .filter_map(|(_, line)| line.ok())
+        .filter_map(|line| registry.item(&line.id).ok()?.module.clone())
+        .filter(|module| seen.insert(module.clone()))
+        .collect()
 }
 
 /// What a grading run needs besides its input.
@@ -64,13 +101,20 @@ impl Grader<'_> {
     /// graded again. A record that does not belong to its line (another id or
     /// sample, another response text, another registry, or an unreadable
     /// record) stops the run with `Err`.
+    ///
+    /// Returns the judgments that matched no response, if any.
     pub fn grade(
         &mut self,
         input: impl BufRead,
         done: impl IntoIterator<Item = Result<GradeRecord, String>>,
         mut on_record: impl FnMut(&GradeRecord, Origin),
         mut on_error: impl FnMut(InputError),
-    ) -> Result<(), String> {
+    ) -> Result<Option<Unmatched>, String> {
+        let mut samples = GradedSamples::default();
+        let mut on_record = |record: &GradeRecord, origin| {
+            samples.add(&record.id, &record.sample);
+            on_record(record, origin);
+        };
         let digest = self.registry.digest().to_owned();
         let mut planner = Planner::new(self.registry, self.sandbox, self.judgments);
         let mut done = done.into_iter().fuse();
@@ -155,7 +199,7 @@ impl Grader<'_> {
                  have good lines; were they graded from another file?"
                     .into(),
             ),
-            None => Ok(()),
+            None => Ok(self.judgments.unmatched(&samples)),
         }
     }
 }

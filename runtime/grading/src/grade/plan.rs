@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use verigate_registry::{Item, ItemKind, Registry};
 use verigate_sandbox::{
-    Error, Job, ModuleError, Outcome, Protocol, Request, RunReport, Sandbox, Verifier, sha256_hex,
+    Error, Job, ModuleError, Outcome, Protocol, RunReport, Sandbox, Verifier, sha256_hex,
 };
 
 /// What a response line turned into.
@@ -125,13 +125,7 @@ impl<'a> Planner<'a> {
             Ok(verifier) => Planned::Run(
                 Job {
                     verifier,
-                    request: Request {
-                        payload,
-                        item_dir: self.registry.instance_dir(item),
-                        limits: item.limits,
-                        protocol: item.protocol,
-                        row: item.row.clone(),
-                    },
+                    request: self.registry.request(item, payload),
                 },
                 record,
             ),

@@ -1,9 +1,7 @@
-//! Input and output files of the commands, handled as a careful operator
-//! would: `-` for stdin, gzip read transparently, an output that is an input
-//! refused before anything is opened for writing, and one writer per
-//! results file.
+//! Input and output files, handled as a careful operator would: `-` for
+//! stdin, gzip read transparently, an output that is an input refused
+//! before anything is opened for writing, and one writer per results file.
 
-use anyhow::{Context, bail};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -13,15 +11,15 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Opens an input for reading: `-` is stdin; a gzip file (by its magic
 /// bytes, whatever its name) is decompressed as it is read.
-pub fn open_input(path: &Path, what: &str) -> anyhow::Result<Box<dyn BufRead>> {
+pub fn open_input(path: &Path, what: &str) -> Result<Box<dyn BufRead>, String> {
     let reader: Box<dyn BufRead> = if path == Path::new("-") {
         Box::new(BufReader::new(std::io::stdin()))
     } else {
         let file =
-            File::open(path).with_context(|| format!("cannot open {what} {}", path.display()))?;
+            File::open(path).map_err(|e| format!("cannot open {what} {}: {e}", path.display()))?;
         Box::new(BufReader::new(file))
     };
-    gunzip_if_gzip(reader).with_context(|| format!("cannot read {what} {}", path.display()))
+    gunzip_if_gzip(reader).map_err(|e| format!("cannot read {what} {}: {e}", path.display()))
 }
 
 /// `reader`, decompressed when it starts with the gzip magic number.
@@ -44,17 +42,15 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Refuses an output that is one of the inputs (compared by device and
 /// inode, not by name), before anything is opened for writing.
-pub fn refuse_output_over_input(out: &Path, inputs: &[(&str, &Path)]) -> anyhow::Result<()> {
-    for (what, input) in inputs {
-        if same_file(out, input) {
-            bail!(
-                "--out {} is the {what} file {}: it would be overwritten; name another output",
-                out.display(),
-                input.display()
-            );
-        }
+pub fn refuse_output_over_input(out: &Path, inputs: &[(&str, &Path)]) -> Result<(), String> {
+    match inputs.iter().find(|(_, input)| same_file(out, input)) {
+        Some((what, input)) => Err(format!(
+            "--out {} is the {what} file {}: it would be overwritten; name another output",
+            out.display(),
+            input.display()
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// An exclusive lock on a results file for the whole run; a second writer
@@ -65,23 +61,21 @@ pub struct WriterLock {
 }
 
 /// Takes [`WriterLock`] on `path` (creating the file, not truncating it).
-pub fn lock_for_writing(path: &Path) -> anyhow::Result<WriterLock> {
+pub fn lock_for_writing(path: &Path) -> Result<WriterLock, String> {
     let file = OpenOptions::new()
         .write(true)
         .create(true)
         .truncate(false)
         .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     match file.try_lock() {
         Ok(()) => Ok(WriterLock { _file: file }),
-        Err(std::fs::TryLockError::WouldBlock) => bail!(
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
             "{} is being written by another verigate run (it holds the file's lock); \
              wait for it to finish or name another --out",
             path.display()
-        ),
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(e).with_context(|| format!("cannot lock {}", path.display()))
-        }
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {}: {e}", path.display())),
     }
 }
 
