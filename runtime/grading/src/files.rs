@@ -31,6 +31,16 @@ fn gunzip_if_gzip(mut reader: Box<dyn BufRead>) -> std::io::Result<Box<dyn BufRe
     Ok(reader)
 }
 
+/// `Read::read` for a reader whose lines are made in `fill_buf` (an
+/// adapter over another reader): copies from its buffer and consumes it.
+pub fn read_from_buffer(reader: &mut impl BufRead, out: &mut [u8]) -> std::io::Result<usize> {
+    let available = reader.fill_buf()?;
+    let n = available.len().min(out.len());
+    out[..n].copy_from_slice(&available[..n]);
+    reader.consume(n);
+    Ok(n)
+}
+
 /// Whether `a` and `b` are the same file (device and inode), when both exist.
 fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;

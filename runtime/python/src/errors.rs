@@ -122,3 +122,14 @@ pub fn file_error(error: verigate_grading::grade::FileError) -> PyErr {
         verigate_grading::grade::FileError::Output(why) => HostError::new_err(why),
     }
 }
+
+/// Issues a Python `UserWarning` with `message`.
+pub fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    PyErr::warn(
+        py,
+        &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+        &text,
+        1,
+    )
+}

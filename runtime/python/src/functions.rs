@@ -1,15 +1,15 @@
 //! The module-level calls: `run_module`, `report`, and the compiler child's entry point.
 
-use crate::errors::{HostError, InputError, Problem, Source, input_error};
-use crate::grader::{Payload, cache_root, python_executable};
+use crate::errors::{HostError, InputError, Problem, Source, input_error, warn};
+use crate::grader::{Payload, cache_root, python_executable, registry_arg};
 use crate::records::line_of;
 use crate::registry::Registry;
 use crate::warm::{Recipe, Warm};
-use pyo3::exceptions::PyUserWarning;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
+use verigate_grading::files::open_input;
 use verigate_grading::grade::GradeRecord;
 use verigate_grading::report::Report;
 use verigate_sandbox::{LimitOverrides, Limits, Protocol, Request, read_module_file};
@@ -124,24 +124,25 @@ pub fn report<'py>(
         report = report.without_harness_rules();
     }
     let mut problems = Vec::new();
-    let mut add = |source: Source, position: usize, line: Result<String, String>| match line
-        .and_then(|text| verigate_grading::jsonl::parse::<GradeRecord>(&text))
-    {
-        Ok(record) => report.add(&record),
-        Err(message) => problems.push(Problem {
-            source,
-            position,
-            message,
-        }),
-    };
+    let mut add =
+        |source: Source, position: usize, record: Result<GradeRecord, String>| match record {
+            Ok(record) => report.add(&record),
+            Err(message) => problems.push(Problem {
+                source,
+                position,
+                message,
+            }),
+        };
     if results.cast::<PyString>().is_ok() || !results.hasattr("__iter__")? {
         let path: PathBuf = results.extract()?;
-        read_results(&path, |line, text| {
-            add(Source::File(path.display().to_string()), line, text)
-        })?;
+        let reader = open_input(&path, "results").map_err(InputError::new_err)?;
+        for (line, record) in verigate_grading::jsonl::read::<GradeRecord>(reader) {
+            add(Source::File(path.display().to_string()), line, record);
+        }
     } else {
         for (index, record) in results.try_iter()?.enumerate() {
-            add(Source::Argument("results"), index, line_of(&record?));
+            let record = line_of(&record?).and_then(|text| verigate_grading::jsonl::parse(&text));
+            add(Source::Argument("results"), index, record);
         }
     }
     if !problems.is_empty() {
@@ -155,46 +156,20 @@ pub fn report<'py>(
 /// The registry a report uses: the one given, else the one the usual
 /// rules find; without one, tables that need registry data are left out
 /// (with a warning).
-fn registry_for_report<'py>(
-    py: Python<'py>,
-    registry: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Option<Bound<'py, Registry>>> {
-    if let Some(given) = registry {
-        if let Ok(registry) = given.cast::<Registry>() {
-            return Ok(Some(registry.clone()));
-        }
-        let path: PathBuf = given.extract()?;
-        return Ok(Some(Bound::new(py, Registry::open(py, Some(path))?)?));
+fn registry_for_report(
+    py: Python<'_>,
+    registry: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Py<Registry>>> {
+    if registry.is_none()
+        && let Err(why) = verigate_registry::locate(None)
+    {
+        warn(
+            py,
+            &format!("{}; tables that need registry data are left out", why.0),
+        )?;
+        return Ok(None);
     }
-    match verigate_registry::locate(None) {
-        Ok(root) => Ok(Some(Bound::new(py, Registry::open(py, Some(root))?)?)),
-        Err(why) => {
-            let message = format!("{}; tables that need registry data are left out", why.0);
-            PyErr::warn(
-                py,
-                &py.get_type::<PyUserWarning>(),
-                &std::ffi::CString::new(message).unwrap_or_default(),
-                1,
-            )?;
-            Ok(None)
-        }
-    }
-}
-
-/// Calls `line` with each non-blank line of the results file at `path`
-/// (gzip read transparently), numbered from 1.
-fn read_results(path: &Path, mut line: impl FnMut(usize, Result<String, String>)) -> PyResult<()> {
-    let reader =
-        verigate_grading::files::open_input(path, "results").map_err(InputError::new_err)?;
-    let lines =
-        verigate_grading::jsonl::Lines::new(reader, verigate_grading::jsonl::MAX_LINE_BYTES);
-    for (number, text) in lines {
-        if text.as_ref().is_ok_and(|t| t.trim().is_empty()) {
-            continue;
-        }
-        line(number, text);
-    }
-    Ok(())
+    registry_arg(py, registry).map(Some)
 }
 
 /// Checks the part files of sharded runs (`grade_file(..., shard=...)`,

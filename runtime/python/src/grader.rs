@@ -2,13 +2,12 @@
 //! reusable for millions of calls from any number of threads.
 
 use crate::errors::{
-    InputError, Problem, Source, file_error, input_error, registry_error, sandbox_error,
+    InputError, Problem, Source, file_error, input_error, registry_error, sandbox_error, warn,
 };
 use crate::records::{aligned, argument_problem, lines_of, record_line, to_python};
 use crate::registry::Registry;
 use crate::stream::GradeIter;
 use crate::warm::{Loaded, Recipe, Warm};
-use pyo3::exceptions::PyUserWarning;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use std::path::{Path, PathBuf};
@@ -40,7 +39,7 @@ pub struct Grader {
 
 /// The `Registry` a `registry` argument names: the object itself, or the
 /// registry at a path (or found by the usual rules when `None`).
-fn registry_arg(py: Python<'_>, registry: Option<&Bound<'_, PyAny>>) -> PyResult<Py<Registry>> {
+pub fn registry_arg(py: Python<'_>, registry: Option<&Bound<'_, PyAny>>) -> PyResult<Py<Registry>> {
     match registry {
         Some(given) => match given.cast::<Registry>() {
             Ok(registry) => Ok(registry.clone().unbind()),
@@ -70,12 +69,7 @@ pub fn unmatched_note(py: Python<'_>, unmatched: Option<Unmatched>) -> PyResult<
     match unmatched {
         Some(u) if u.fatal => Ok(Some(u.message)),
         Some(u) => {
-            PyErr::warn(
-                py,
-                &py.get_type::<PyUserWarning>(),
-                &std::ffi::CString::new(u.message).unwrap_or_default(),
-                1,
-            )?;
+            warn(py, &u.message)?;
             Ok(None)
         }
         None => Ok(None),

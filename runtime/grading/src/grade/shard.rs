@@ -189,11 +189,7 @@ impl<R: BufRead> LineRange<R> {
 
 impl<R: BufRead> Read for LineRange<R> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(out.len());
-        out[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        crate::files::read_from_buffer(self, out)
     }
 }
 
