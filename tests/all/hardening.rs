@@ -190,7 +190,7 @@ fn modules_over_a_static_limit_are_refused_before_compiling() {
 }
 
 /// Item 1: the limits are the sandbox's options; the defaults hold every
-/// registry module (the 14 MB CPython runner included).
+/// registry module (the 28 MB Python interpreter included).
 #[test]
 fn module_limits_are_configurable_and_hold_the_registry() {
     let wasm = module_of(&[nested_blocks(50)], 3, 0);

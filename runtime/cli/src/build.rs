@@ -1,15 +1,16 @@
 //! `registry build`: compile the crates of `guest-verifiers/` to
 //! `wasm32-wasip1` reproducibly and freeze them into the registry.
 
-use crate::python::{PYTHON_RUNTIME_DIR, PythonRuntime, wrap};
+use crate::python::{PYTHON_RUNTIME_DIR, PythonRuntime, interpreter};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use verigate_registry::Registry;
 use verigate_registry::lock::Lock;
-use verigate_registry::maintain::{VerifyReport, check_witnesses, problem};
+use verigate_registry::maintain::{VerifyReport, problem};
 use verigate_registry::{
-    LOCK_FILE, MODULES_FILE, ModuleEntry, ModuleIndex, RegistryError, module_path, read_toml,
+    MODULES_FILE, ModuleEntry, ModuleIndex, PYTHON_INTERPRETER, RegistryError, module_path,
+    read_toml,
 };
 use verigate_sandbox::{Sandbox, sha256_hex};
 
@@ -123,8 +124,8 @@ pub struct BuiltModule {
     pub changed: bool,
 }
 
-/// Builds the guest crates (and re-wraps the Python verifiers, when the
-/// Python runner has been built), stores the modules by hash, updates
+/// Builds the guest crates (and pre-initialises the Python interpreter, when
+/// its runner has been built), stores the modules by hash, updates
 /// `modules.toml`, removes modules no longer named, and rewrites the lock.
 pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>, RegistryError> {
     let target_dir = repo_root.join("target").join("registry-build");
@@ -148,7 +149,7 @@ pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>,
             (name, bytes, entry)
         })
         .collect();
-    built.extend(rewrap_python(repo_root, registry_root, &index)?);
+    built.extend(rebuild_python(repo_root, &index)?);
     let mut report = Vec::new();
     for (name, bytes, entry) in built {
         let sha256 = entry.sha256.clone();
@@ -170,56 +171,54 @@ pub fn build(repo_root: &Path, registry_root: &Path) -> Result<Vec<BuiltModule>,
     Ok(report)
 }
 
-/// The Python verifiers of `index` whose script changed since the lock was
-/// written (or whose module is missing), wrapped again; none (with a
-/// warning) when the Python runner has not been built. An unchanged script
-/// keeps its committed module: wrapping on another machine gives a few other
-/// bytes (host file metadata in CPython's heap) for the same verifier.
-fn rewrap_python(
-    repo_root: &Path,
-    registry_root: &Path,
-    index: &ModuleIndex,
-) -> Result<Vec<(String, Vec<u8>, ModuleEntry)>, RegistryError> {
-    let locked = Lock::read(&registry_root.join(LOCK_FILE)).ok();
-    let unchanged = |entry: &ModuleEntry, script: &str| -> bool {
-        let Some(lock) = &locked else { return false };
-        let hash_of = |path: &Path| std::fs::read(path).ok().map(|b| sha256_hex(&b));
-        module_path(registry_root, &entry.sha256).exists()
-            && lock.files.get(script) == hash_of(&registry_root.join(script)).as_ref()
-    };
-    let scripts: Vec<_> = (index.iter())
-        .filter_map(|(name, entry)| Some((name, entry, entry.python.as_deref()?)))
-        .filter(|(_, entry, script)| !unchanged(entry, script))
-        .map(|(name, _, script)| (name, script))
-        .collect();
+/// The runner pre-initialised into the shared interpreter module, from
+/// where `registry/python/build.py` leaves it under `repo_root`; `None` when
+/// it has not been built there.
+pub fn build_interpreter(repo_root: &Path) -> Option<Result<Vec<u8>, String>> {
     let runtime_dir = repo_root.join(PYTHON_RUNTIME_DIR);
-    let Ok(runner) = std::fs::read(runtime_dir.join("runner.wasm")) else {
-        if !scripts.is_empty() {
-            tracing::warn!(
-                "Python verifiers kept as they are: no runner in {}",
-                runtime_dir.display()
-            );
-        }
-        return Ok(Vec::new());
-    };
+    let runner = std::fs::read(runtime_dir.join("runner.wasm")).ok()?;
     let runtime = PythonRuntime {
         runner: &runner,
         home: &runtime_dir.join("home"),
     };
-    scripts
-        .into_iter()
-        .map(|(name, script)| {
-            let text =
-                std::fs::read_to_string(registry_root.join(script)).map_err(|e| err(script, e))?;
-            let bytes = wrap(&runtime, &text).map_err(|e| err(script, e))?;
+    Some(interpreter(&runtime))
+}
+
+/// The Python interpreter module ([`PYTHON_INTERPRETER`]) built afresh, and
+/// every Python verifier of `index` pointed at it; none (with a warning)
+/// when the runner has not been built, the committed module then kept.
+fn rebuild_python(
+    repo_root: &Path,
+    index: &ModuleIndex,
+) -> Result<Vec<(String, Vec<u8>, ModuleEntry)>, RegistryError> {
+    let Some(built) = build_interpreter(repo_root) else {
+        tracing::warn!(
+            "the Python interpreter module kept as it is: no runner in {}",
+            repo_root.join(PYTHON_RUNTIME_DIR).display()
+        );
+        return Ok(Vec::new());
+    };
+    let bytes = built.map_err(|e| err("the Python interpreter", e))?;
+    let sha256 = sha256_hex(&bytes);
+    let mut entries = vec![(
+        PYTHON_INTERPRETER.to_owned(),
+        bytes.clone(),
+        ModuleEntry {
+            sha256: sha256.clone(),
+            source: None,
+            python: None,
+        },
+    )];
+    for (name, entry) in index {
+        if entry.python.is_some() {
             let entry = ModuleEntry {
-                sha256: sha256_hex(&bytes),
-                source: None,
-                python: Some(script.to_owned()),
+                sha256: sha256.clone(),
+                ..entry.clone()
             };
-            Ok((name.clone(), bytes, entry))
-        })
-        .collect()
+            entries.push((name.clone(), bytes.clone(), entry));
+        }
+    }
+    Ok(entries)
 }
 
 /// Writes `modules.toml`.
@@ -251,8 +250,7 @@ fn remove_unreferenced_modules(
 
 /// `registry verify --rebuild`: [`verigate_registry::maintain::verify`], then
 /// a check that rebuilding `guest-verifiers/` from `repo_root` reproduces the
-/// committed module bytes, and that re-wrapping each Python verifier gives
-/// its bytes or, failing that, its verdicts.
+/// committed module bytes, the Python interpreter's included.
 pub fn verify_rebuild(root: &Path, sandbox: &Sandbox, repo_root: &Path) -> VerifyReport {
     let mut report = verigate_registry::maintain::verify(root, sandbox);
     let Ok(registry) = Registry::open(root) else {
@@ -289,79 +287,44 @@ pub fn verify_rebuild(root: &Path, sandbox: &Sandbox, repo_root: &Path) -> Verif
         }
         Err(e) => report.problems.push(problem("rebuild", e.0)),
     }
-    compare_rewrapped(root, &registry, sandbox, repo_root, &mut report);
+    compare_interpreter(&registry, repo_root, &mut report);
     report
 }
 
-/// Re-wraps every Python verifier from its script, when the Python runner has
-/// been built (`registry/python/build.py`). Equal bytes pass. Bytes wrapped on
-/// another machine can differ (CPython's pre-initialised heap keeps freed
-/// stat results of the standard library: device, inode and change time), so
-/// then the re-wrapped module must give the same verdicts on the witnesses
-/// of every item that uses it; that is noted, not a problem.
-fn compare_rewrapped(
-    root: &Path,
-    registry: &Registry,
-    sandbox: &Sandbox,
-    repo_root: &Path,
-    report: &mut VerifyReport,
-) {
-    let scripts: Vec<_> = (registry.modules().iter())
-        .filter_map(|(name, entry)| Some((name, entry, entry.python.as_deref()?)))
-        .collect();
-    if scripts.is_empty() {
-        return;
+/// Rebuilds the Python interpreter module, when the runner has been built
+/// (`registry/python/build.py`): it must give the committed bytes, which
+/// every Python verifier must name.
+fn compare_interpreter(registry: &Registry, repo_root: &Path, report: &mut VerifyReport) {
+    let committed = registry.modules().get(PYTHON_INTERPRETER);
+    for (name, entry) in registry.modules() {
+        if entry.python.is_some() && committed.is_none_or(|c| c.sha256 != entry.sha256) {
+            report.problems.push(problem(
+                name,
+                format!("a Python verifier whose module is not `{PYTHON_INTERPRETER}`"),
+            ));
+        }
     }
-    let runtime_dir = repo_root.join(PYTHON_RUNTIME_DIR);
-    let Ok(runner) = std::fs::read(runtime_dir.join("runner.wasm")) else {
+    let Some(committed) = committed else {
+        return;
+    };
+    let Some(built) = build_interpreter(repo_root) else {
         report.skipped.push(format!(
-            "{} Python verifier(s) not re-wrapped: no runner in {} (run registry/python/build.py)",
-            scripts.len(),
-            runtime_dir.display()
+            "{PYTHON_INTERPRETER} not rebuilt: no runner in {} (run registry/python/build.py)",
+            repo_root.join(PYTHON_RUNTIME_DIR).display()
         ));
         return;
     };
-    let runtime = PythonRuntime {
-        runner: &runner,
-        home: &runtime_dir.join("home"),
-    };
-    for (name, entry, script) in scripts {
-        report.rebuilt += 1;
-        let rewrapped = std::fs::read_to_string(root.join(script))
-            .map_err(|e| format!("{script}: {e}"))
-            .and_then(|text| wrap(&runtime, &text))
-            .and_then(|bytes| {
-                let verifier = sandbox.load(&bytes).map_err(|e| e.to_string())?;
-                Ok((sha256_hex(&bytes), verifier))
-            });
-        let (sha256, verifier) = match rewrapped {
-            Ok(done) => done,
-            Err(e) => {
-                report
-                    .problems
-                    .push(problem(name, format!("re-wrapping {script}: {e}")));
-                continue;
-            }
-        };
-        if sha256 == entry.sha256 {
-            continue;
-        }
-        let (mut runs, mut problems) = (0, Vec::new());
-        for item in registry.items().values() {
-            if item.module.as_deref() == Some(name.as_str()) {
-                let instance = registry.instance_dir(item);
-                let (n, found) = check_witnesses(sandbox, &verifier, item, instance.as_deref());
-                runs += n;
-                problems.extend(found);
-            }
-        }
-        if problems.is_empty() {
-            report.skipped.push(format!(
-                "{name}: re-wrapping {script} here gives other bytes ({sha256}; host file \
-                 metadata in CPython's heap) with the same verdicts on {runs} witnesses"
-            ));
-        } else {
-            report.problems.extend(problems);
-        }
+    report.rebuilt += 1;
+    match built {
+        Err(e) => report.problems.push(problem(PYTHON_INTERPRETER, e)),
+        Ok(bytes) if sha256_hex(&bytes) != committed.sha256 => report.problems.push(problem(
+            PYTHON_INTERPRETER,
+            format!(
+                "rebuilding gives sha256 {}, the registry holds {}",
+                sha256_hex(&bytes),
+                committed.sha256
+            ),
+        )),
+        Ok(_) => {}
     }
 }

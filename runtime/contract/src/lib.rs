@@ -34,6 +34,11 @@ pub const ITEM_DIR: &str = "/item";
 /// The environment variable holding an item family's row, as one JSON line.
 pub const ROW_ENV: &str = "VERIGATE_ROW";
 
+/// The environment variable holding the script an interpreter module runs
+/// (its source text): how a Python verifier reaches verigate's shared
+/// Python interpreter.
+pub const SCRIPT_ENV: &str = "VERIGATE_SCRIPT";
+
 /// The custom section in which a module declares its [`Protocol`].
 pub const PROTOCOL_SECTION: &str = "verigate.protocol";
 

@@ -85,11 +85,16 @@ pub struct ModuleEntry {
     /// contributed modules, which are frozen as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// For a Python verifier: the script it was wrapped from, relative to
-    /// the registry root.
+    /// For a Python verifier: its script, relative to the registry root,
+    /// which the interpreter module `sha256` names (the registry's
+    /// [`PYTHON_INTERPRETER`]) runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub python: Option<String>,
 }
+
+/// The name, in `modules.toml`, of the Python interpreter module every
+/// Python verifier runs on (CPython 3.11, `registry/python/`).
+pub const PYTHON_INTERPRETER: &str = "python3.11";
 
 /// Verifier name → module entry.
 pub type ModuleIndex = BTreeMap<String, ModuleEntry>;
@@ -318,17 +323,48 @@ impl Registry {
     /// Loads the verifier module `name` into `sandbox`, refusing bytes that
     /// are not the ones `modules.toml` names by sha256 (a module file
     /// replaced after the registry was opened): the bytes hashed are the
-    /// bytes compiled. The outer error is the registry's (unknown name,
-    /// unreadable or replaced file); the inner one the module's refusal.
+    /// bytes compiled. A Python verifier is the interpreter module (compiled
+    /// once for all of them) with its script attached, the script refused
+    /// unless it is the one the lock names. The outer error is the
+    /// registry's (unknown name, unreadable or replaced file); the inner one
+    /// the module's refusal.
     pub fn load_module(
         &self,
         sandbox: &Sandbox,
         name: &str,
     ) -> Result<Result<Arc<Verifier>, ModuleError>, RegistryError> {
         let (path, entry) = self.module(name)?;
-        sandbox
+        let loaded = sandbox
             .load_file_expected(&path, &entry.sha256)
-            .map_err(|e| RegistryError(format!("module `{name}`: {e}")))
+            .map_err(|e| RegistryError(format!("module `{name}`: {e}")))?;
+        let (Some(script), Ok(interpreter)) = (&entry.python, &loaded) else {
+            return Ok(loaded);
+        };
+        let source = self.script(script)?;
+        Ok(interpreter
+            .with_script(&source)
+            .map(Arc::new)
+            .map_err(|reason| ModuleError {
+                sha256: entry.sha256.clone(),
+                reason: format!("{script}: {reason}"),
+            }))
+    }
+
+    /// The text of the script at `relative` (a Python verifier's), refused
+    /// unless its sha256 is the one the lock names.
+    pub fn script(&self, relative: &str) -> Result<String, RegistryError> {
+        let path = self.root.join(relative);
+        let bytes =
+            std::fs::read(&path).map_err(|e| RegistryError(format!("{}: {e}", path.display())))?;
+        let sha = verigate_sandbox::sha256_hex(&bytes);
+        if self.lock.files.get(relative) != Some(&sha) {
+            return Err(RegistryError(format!(
+                "{}: sha256 {sha} is not the one the lock names (changed since it was locked?)",
+                path.display()
+            )));
+        }
+        String::from_utf8(bytes)
+            .map_err(|_| RegistryError(format!("{}: not UTF-8 text", path.display())))
     }
 
     /// [`load_module`](Self::load_module) for each of `names` (each name

@@ -10,7 +10,7 @@ use crate::{
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
-use verigate_sandbox::{Limits, Outcome, Request, Sandbox, Verifier, sha256_hex};
+use verigate_sandbox::{Limits, ModuleError, Outcome, Request, Sandbox, Verifier, sha256_hex};
 
 /// Largest module `registry add` accepts, in bytes.
 pub const MAX_MODULE_BYTES: usize = 16 << 20;
@@ -56,7 +56,7 @@ pub struct VerifyReport {
     pub items: usize,
     /// Reference witnesses and counterexamples run.
     pub witnesses: usize,
-    /// Modules rebuilt from source (or re-wrapped from their Python script) and compared.
+    /// Modules rebuilt from source (the Python interpreter among them) and compared.
     pub rebuilt: usize,
     /// What could not be checked as asked, and why (not problems of the registry).
     pub skipped: Vec<String>,
@@ -337,7 +337,8 @@ pub struct Contribution<'a> {
     pub item_toml: &'a str,
     /// Instance files to mount at `/item`.
     pub instance_dir: Option<&'a Path>,
-    /// For a Python verifier (`wasm` wrapped from it): the script, stored as
+    /// For a Python verifier (`wasm` then the registry's interpreter module,
+    /// [`crate::PYTHON_INTERPRETER`]): the script, stored as
     /// `instance/verifier.py` of the item and named in `modules.toml`.
     pub python: Option<&'a str>,
 }
@@ -423,7 +424,20 @@ fn check_contribution(
         )),
         _ => {}
     }
-    if c.wasm.len() > MAX_MODULE_BYTES {
+    let interpreter = registry.modules().get(crate::PYTHON_INTERPRETER);
+    if c.python.is_some() && interpreter.is_none_or(|entry| entry.sha256 != sha256) {
+        problems.push(problem(
+            c.name,
+            format!(
+                "a Python verifier runs on the registry's interpreter module `{}`, which {}",
+                crate::PYTHON_INTERPRETER,
+                interpreter.map_or("this registry lacks".to_owned(), |e| format!(
+                    "is {}, not {sha256}",
+                    e.sha256
+                ))
+            ),
+        ));
+    } else if c.python.is_none() && c.wasm.len() > MAX_MODULE_BYTES {
         problems.push(problem(
             c.name,
             format!(
@@ -472,7 +486,20 @@ fn check_contribution(
         }
     }
     if problems.is_empty() {
-        match sandbox.load_expected(c.wasm, &sha256) {
+        let loaded = sandbox.load_expected(c.wasm, &sha256).map(|loaded| {
+            let with_script = |v: Arc<Verifier>| match c.python {
+                Some(script) => v
+                    .with_script(script)
+                    .map(Arc::new)
+                    .map_err(|reason| ModuleError {
+                        sha256: sha256.clone(),
+                        reason,
+                    }),
+                None => Ok(v),
+            };
+            loaded.and_then(with_script)
+        });
+        match loaded {
             Ok(Ok(verifier)) => {
                 problems.extend(check_witnesses(sandbox, &verifier, item, c.instance_dir).1);
                 // New bytes under an old name judge every item naming it.

@@ -11,6 +11,7 @@
 //! blocking pool: that hand-off was measured to cost about 20 µs per job —
 //! more than a typical verifier run — and made two workers slower than one.
 
+use crate::engine::GUEST_THREAD_STACK;
 use crate::error::Error;
 use crate::module::Verifier;
 use crate::report::RunReport;
@@ -50,14 +51,20 @@ where
         for _ in 0..workers {
             let report_tx = report_tx.clone();
             let job_rx = &job_rx;
-            scope.spawn(move || {
+            let work = move || {
                 while let Ok((index, job)) = next_job(job_rx) {
                     let report = sandbox.run(&job.verifier, &job.request);
                     if report_tx.send((index, report)).is_err() {
                         break;
                     }
                 }
-            });
+            };
+            // Guests run on these threads: they need the stack a guest may take.
+            std::thread::Builder::new()
+                .name("verigate-worker".to_owned())
+                .stack_size(GUEST_THREAD_STACK)
+                .spawn_scoped(scope, work)
+                .expect("spawning a worker thread");
         }
         drop(report_tx);
         let mut order = Reorder::default();

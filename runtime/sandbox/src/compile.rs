@@ -39,17 +39,16 @@ use wasmparser::{
 /// value.
 ///
 /// The defaults hold every module of the bundled registry with room to
-/// spare; the largest is the CPython runner wrapped by `wrap-python`
-/// (14 MB, 8,210 functions). The measured maximum over the registry is
-/// given for each.
+/// spare; the largest is the shared Python interpreter (28 MB, 8,211
+/// functions). The measured maximum over the registry is given for each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ModuleLimits {
-    /// Bytes of the whole module (registry maximum 14,045,632).
+    /// Bytes of the whole module (registry maximum 28,352,256).
     pub max_module_bytes: u64,
     /// Bytes of the code section, all function bodies together: what
-    /// compilation time is roughly proportional to (maximum 3,424,476).
+    /// compilation time is roughly proportional to (maximum 3,424,865).
     pub max_code_bytes: u64,
-    /// Functions defined by the module (maximum 8,210).
+    /// Functions defined by the module (maximum 8,211).
     pub max_functions: u32,
     /// Bytes of one function body (maximum 93,831).
     pub max_function_bytes: u32,

@@ -72,6 +72,21 @@ pub enum Allocator {
     OnDemand,
 }
 
+/// Native stack a guest's own frames may take, past which a call traps
+/// (`call stack exhausted`): enough for CPython to reach its recursion
+/// limit of 1000 through C calls. Every thread that runs guests needs this
+/// much stack and more ([`GUEST_THREAD_STACK`]).
+pub const MAX_WASM_STACK: usize = 4 << 20;
+
+/// Stack size of the threads verigate starts to run guests on, and of the
+/// stack a run is lent on a thread with less than [`GUEST_STACK_RED_ZONE`]
+/// left: the guest's [`MAX_WASM_STACK`] plus room for the host's own frames.
+pub const GUEST_THREAD_STACK: usize = MAX_WASM_STACK + (4 << 20);
+
+/// Stack a run needs left on its thread: the guest's [`MAX_WASM_STACK`]
+/// and 1 MiB for the host functions it calls.
+pub const GUEST_STACK_RED_ZONE: usize = MAX_WASM_STACK + (1 << 20);
+
 /// Pool slots released to the kernel together.
 const DECOMMIT_BATCH: usize = 16;
 /// Linear memory kept resident per slot when dirty pages can be found.
@@ -90,7 +105,10 @@ impl Allocator {
             .parallel_compilation(true)
             // Traps are reported by kind plus the guest's stderr; capturing
             // wasm backtraces would only slow down every trapping run.
-            .wasm_backtrace_max_frames(None);
+            .wasm_backtrace_max_frames(None)
+            .max_wasm_stack(MAX_WASM_STACK)
+            // wasmtime asks for it even where no guest runs asynchronously.
+            .async_stack_size(GUEST_THREAD_STACK);
         if self == Allocator::OnDemand {
             return config;
         }

@@ -44,7 +44,7 @@ pub use compile::{ChildCompiler, Compiler, ModuleLimits, ModuleShape};
 pub use engine::EngineOptions;
 pub use error::{Error, ModuleError};
 pub use limits::{LimitOverrides, Limits};
-pub use module::{Verifier, read_module_file, sha256_hex};
+pub use module::{Script, Verifier, read_module_file, sha256_hex};
 pub use report::RunReport;
 pub use run::{Request, Sandbox, SandboxOptions};
 pub use store::HostState;

@@ -4,11 +4,14 @@
 use crate::cache::CacheStatus;
 use crate::store::HostState;
 use sha2::{Digest, Sha256};
+use std::sync::Arc;
 use std::time::Duration;
 use verigate_contract::{PROTOCOL_SECTION, Protocol, WASI_MODULE};
 use wasmtime::{ExternType, InstancePre, Module};
 
-/// A compiled, validated, pre-linked verifier, ready to instantiate.
+/// A compiled, validated, pre-linked verifier, ready to instantiate: a
+/// module, and for an interpreter module the script it runs.
+#[derive(Clone)]
 pub struct Verifier {
     /// sha256 of the module bytes, lowercase hex.
     pub sha256: String,
@@ -18,7 +21,40 @@ pub struct Verifier {
     pub cache: CacheStatus,
     /// Time spent compiling or reading the compiled form.
     pub load_time: Duration,
+    /// The script the module runs, for an interpreter module given one
+    /// ([`with_script`](Self::with_script)).
+    pub script: Option<Script>,
     pub(crate) pre: InstancePre<HostState>,
+}
+
+/// A script an interpreter module runs: a Python verifier's source, handed
+/// to the guest in [`verigate_contract::SCRIPT_ENV`].
+#[derive(Clone, Debug)]
+pub struct Script {
+    /// sha256 of the source text, lowercase hex.
+    pub sha256: String,
+    pub(crate) source: Arc<str>,
+}
+
+impl Verifier {
+    /// This verifier running `source`: the same compiled module (nothing is
+    /// compiled), the script handed over at each run. Refused when the
+    /// source holds a NUL character, which no environment variable can carry
+    /// (and no Python source may hold).
+    pub fn with_script(&self, source: &str) -> Result<Verifier, String> {
+        if let Some(at) = source.find('\0') {
+            return Err(format!(
+                "the script holds a NUL character (byte {at}): not a source file"
+            ));
+        }
+        Ok(Verifier {
+            script: Some(Script {
+                sha256: sha256_hex(source.as_bytes()),
+                source: source.into(),
+            }),
+            ..self.clone()
+        })
+    }
 }
 
 /// Reads a module file: binary WebAssembly, or the text format when the

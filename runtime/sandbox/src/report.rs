@@ -33,6 +33,9 @@ pub struct RunReport {
     pub wall_ms: f64,
     /// sha256 of the module's bytes, lowercase hex.
     pub module_sha256: String,
+    /// sha256 of the script the module ran, for an interpreter module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script_sha256: Option<String>,
     /// Captured stdout (at most the output cap; invalid UTF-8 replaced).
     pub stdout: String,
     /// Captured stderr (at most the output cap; invalid UTF-8 replaced).
@@ -55,6 +58,7 @@ impl RunReport {
             exit_code: None,
             wall_ms: 0.0,
             module_sha256: module_sha256.to_owned(),
+            script_sha256: None,
             stdout: String::new(),
             stderr: String::new(),
         }

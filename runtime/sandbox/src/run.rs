@@ -5,7 +5,10 @@
 use crate::cache::{self, CacheStatus, ModuleCache};
 use crate::classify::{self, Ended, Observed};
 use crate::compile::{self, CompileFailure, Compiler, ModuleLimits};
-use crate::engine::{Allocator, EngineOptions, SandboxEngine, deadline_ticks};
+use crate::engine::{
+    Allocator, EngineOptions, GUEST_STACK_RED_ZONE, GUEST_THREAD_STACK, SandboxEngine,
+    deadline_ticks,
+};
 use crate::error::{Error, ModuleError};
 use crate::limits::Limits;
 use crate::module::{Verifier, check_shape, declared_protocol, sha256_hex};
@@ -16,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 use std::time::Instant;
-use verigate_contract::{Outcome, Protocol};
+use verigate_contract::{ITEM_DIR, Outcome, Protocol, ROW_ENV, SCRIPT_ENV};
 use wasmtime::{Linker, Module, Store, Trap};
 use wasmtime_wasi::I32Exit;
 
@@ -326,6 +329,7 @@ impl Sandbox {
             declared_protocol,
             cache,
             load_time: started.elapsed(),
+            script: None,
             pre,
         })))
     }
@@ -405,6 +409,7 @@ impl Sandbox {
             .or(verifier.declared_protocol)
             .unwrap_or(Protocol::Combench);
         let mut report = RunReport::empty(Outcome::PayloadTooLarge, protocol, &verifier.sha256);
+        report.script_sha256 = verifier.script.as_ref().map(|s| s.sha256.clone());
         if request.payload.len() as u64 > limits.max_payload_bytes {
             report.message = format!(
                 "payload of {} bytes exceeds the {}-byte payload cap",
@@ -413,12 +418,17 @@ impl Sandbox {
             );
             return Ok(report);
         }
-        let (wasi, output) = wasi::build_context(
-            &request.payload,
-            request.item_dir.as_deref(),
-            request.row.as_deref(),
-            limits,
-        )?;
+        let mut world = wasi::GuestWorld::default();
+        if let Some(dir) = &request.item_dir {
+            world.mounts.push((dir, ITEM_DIR));
+        }
+        if let Some(row) = &request.row {
+            world.env.push((ROW_ENV, row));
+        }
+        if let Some(script) = &verifier.script {
+            world.env.push((SCRIPT_ENV, &script.source));
+        }
+        let (wasi, output) = wasi::build_context(&request.payload, &world, limits)?;
         let memory_cap = usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX);
         let limiter = RecordingLimiter::new(memory_cap);
         let _slot = self.slots.acquire();
@@ -429,11 +439,16 @@ impl Sandbox {
             store.set_fuel(limits.fuel).map_err(Error::host)?;
         }
         store.set_epoch_deadline(deadline_ticks(limits.timeout()));
-        let result = verifier
-            .pre
-            .instantiate(&mut store)
-            .and_then(|instance| instance.get_typed_func::<(), ()>(&mut store, "_start"))
-            .and_then(|start| start.call(&mut store, ()));
+        // A guest may take MAX_WASM_STACK of this thread's stack: a caller's
+        // thread with less left (a test harness's, an embedder's) lends the
+        // run a fresh stack rather than overflow its own.
+        let result = stacker::maybe_grow(GUEST_STACK_RED_ZONE, GUEST_THREAD_STACK, || {
+            verifier
+                .pre
+                .instantiate(&mut store)
+                .and_then(|instance| instance.get_typed_func::<(), ()>(&mut store, "_start"))
+                .and_then(|start| start.call(&mut store, ()))
+        });
         report.wall_ms = started.elapsed().as_secs_f64() * 1e3;
         report.fuel_consumed = store.get_fuel().map_or(0, |left| limits.fuel - left);
         let denied_memory = store.data().limiter.denied;

@@ -2,7 +2,8 @@
 //!
 //! What a guest sees:
 //! - argv = `["verifier"]`, no network, no environment variables except
-//!   [`verigate_contract::ROW_ENV`] for an item of a family (its row, one JSON line);
+//!   [`verigate_contract::ROW_ENV`] for an item of a family (its row, one JSON line)
+//!   and [`verigate_contract::SCRIPT_ENV`] for a script an interpreter runs;
 //! - stdin = the payload; stdout and stderr are captured up to the output cap;
 //! - no files, except an item directory mounted read-only at `/item` when given;
 //! - the wall clock always reads 2000-01-01T00:00:00Z and the monotonic clock
@@ -17,7 +18,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::path::Path;
 use std::time::Duration;
-use verigate_contract::{ITEM_DIR, ROW_ENV, WASI_MODULE};
+use verigate_contract::WASI_MODULE;
 use wasmtime::{Caller, Extern, Linker};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
@@ -60,14 +61,23 @@ pub struct CapturedOutput {
     pub stderr: MemoryOutputPipe,
 }
 
+/// What a guest is given besides its payload: host directories mounted
+/// read-only (host path, guest path) and environment variables.
+#[derive(Default)]
+pub struct GuestWorld<'a> {
+    /// Host directories and where the guest sees them, read-only.
+    pub mounts: Vec<(&'a Path, &'a str)>,
+    /// Environment variables, name and value.
+    pub env: Vec<(&'a str, &'a str)>,
+}
+
 /// Builds the WASI context for one run.
 ///
 /// Output pipes get one byte more than the cap, so a guest that tries to write
 /// past the cap is seen to have done so.
 pub fn build_context(
     payload: &[u8],
-    item_dir: Option<&Path>,
-    row: Option<&str>,
+    world: &GuestWorld<'_>,
     limits: &Limits,
 ) -> Result<(WasiP1Ctx, CapturedOutput), Error> {
     let capacity = usize::try_from(limits.max_output_bytes)
@@ -90,12 +100,12 @@ pub fn build_context(
         .allow_tcp(false)
         .allow_udp(false)
         .allow_ip_name_lookup(false);
-    if let Some(row) = row {
-        builder.env(ROW_ENV, row);
+    for (name, value) in &world.env {
+        builder.env(name, value);
     }
-    if let Some(dir) = item_dir {
+    for (dir, guest) in &world.mounts {
         builder
-            .preopened_dir(dir, ITEM_DIR, FsPerms::ReadOnly)
+            .preopened_dir(dir, guest, FsPerms::ReadOnly)
             .map_err(|e| Error::input(dir, std::io::Error::other(format!("{e:#}"))))?;
     }
     Ok((builder.build_p1(), CapturedOutput { stdout, stderr }))

@@ -5,9 +5,11 @@
 
 pub mod external;
 pub mod memory;
+pub mod python;
 
 use external::{NativeVerifier, PythonVerifier};
 use memory::GradingMemory;
+use python::{PythonFigures, PythonInputs};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,6 +36,8 @@ const TRIVIAL_GUEST: &str = r#"(module
 pub struct Case {
     /// Module bytes.
     pub wasm: Arc<Vec<u8>>,
+    /// The script an interpreter module runs (a Python verifier's).
+    pub script: Option<Arc<str>>,
     /// What to run it on.
     pub request: Request,
 }
@@ -69,6 +73,8 @@ pub struct Inputs<'a> {
     /// A compiled-module cache that already holds every module `responses`
     /// need, so that the grading-memory figures leave compiling out.
     pub grading_cache: PathBuf,
+    /// A Python verifier on the shared interpreter, or why it is not measured.
+    pub python_verifier: Result<PythonInputs, String>,
     /// Fewer samples (a run of a minute or two).
     pub quick: bool,
 }
@@ -143,6 +149,8 @@ pub struct BenchReport {
     pub workload_items_per_sec_by_workers: BTreeMap<usize, f64>,
     /// Host memory while grading long generated inputs, shorter one first.
     pub grading_memory: [GradingMemory; 2],
+    /// A Python verifier on the shared interpreter.
+    pub python_verifier: Option<PythonFigures>,
     /// Why a baseline was not measured.
     pub skipped: Vec<String>,
 }
@@ -155,6 +163,10 @@ fn percentile(samples: &mut [Duration], p: f64) -> Duration {
 
 fn mean(samples: &[Duration]) -> Duration {
     samples.iter().sum::<Duration>() / samples.len().max(1) as u32
+}
+
+fn median_us(samples: &mut [Duration]) -> f64 {
+    micros(percentile(samples, 0.5))
 }
 
 fn micros(d: Duration) -> f64 {
@@ -216,8 +228,13 @@ fn registry_open(registry: &Registry, runs: usize) -> Result<(f64, f64), String>
     ))
 }
 
-fn load(sandbox: &Sandbox, wasm: &[u8]) -> Result<Arc<Verifier>, String> {
-    sandbox.load(wasm).map_err(|e| e.to_string())
+/// `wasm` loaded, running `script` when it is an interpreter given one.
+fn load(sandbox: &Sandbox, wasm: &[u8], script: Option<&str>) -> Result<Arc<Verifier>, String> {
+    let verifier = sandbox.load(wasm).map_err(|e| e.to_string())?;
+    match script {
+        Some(source) => verifier.with_script(source).map(Arc::new),
+        None => Ok(verifier),
+    }
 }
 
 /// Items per second of `cases` cycled `count` times, by worker count.
@@ -314,9 +331,10 @@ pub fn run(inputs: &Inputs<'_>, progress: impl Fn(&str)) -> Result<BenchReport, 
     let sandbox = new_sandbox(None)?;
     let trivial = Case {
         wasm: Arc::new(wat::parse_str(TRIVIAL_GUEST).map_err(|e| e.to_string())?),
+        script: None,
         request: Request::default(),
     };
-    let trivial_verifier = load(&sandbox, &trivial.wasm)?;
+    let trivial_verifier = load(&sandbox, &trivial.wasm, None)?;
     let (mut overhead, _) = time_runs(&sandbox, &trivial_verifier, &trivial, samples.trivial)?;
 
     progress("the workload: sandbox, native and Python, payload by payload");
@@ -324,9 +342,9 @@ pub fn run(inputs: &Inputs<'_>, progress: impl Fn(&str)) -> Result<BenchReport, 
     let mut workload = Vec::new();
     let unmetered = sandbox_with(None, false)?;
     for case in &inputs.workload {
-        let verifier = load(&sandbox, &case.wasm)?;
+        let verifier = load(&sandbox, &case.wasm, case.script.as_deref())?;
         let (mut warm, report) = time_runs(&sandbox, &verifier, case, samples.warm)?;
-        let unmetered_verifier = load(&unmetered, &case.wasm)?;
+        let unmetered_verifier = load(&unmetered, &case.wasm, case.script.as_deref())?;
         let (mut no_fuel, _) = time_runs(&unmetered, &unmetered_verifier, case, samples.warm)?;
         let native_us = match &inputs.native {
             Ok(native) => {
@@ -384,7 +402,7 @@ pub fn run(inputs: &Inputs<'_>, progress: impl Fn(&str)) -> Result<BenchReport, 
         for (firsts, loads) in [(&mut cold, &mut compile), (&mut cached, &mut cached_load)] {
             let started = Instant::now();
             let sandbox = new_sandbox(Some(&inputs.cache_root))?;
-            let verifier = load(&sandbox, &first.wasm)?;
+            let verifier = load(&sandbox, &first.wasm, first.script.as_deref())?;
             sandbox
                 .run(&verifier, &first.request)
                 .map_err(|e| format!("{e:#}"))?;
@@ -399,7 +417,12 @@ pub fn run(inputs: &Inputs<'_>, progress: impl Fn(&str)) -> Result<BenchReport, 
     let mix = inputs
         .mix
         .iter()
-        .map(|case| Ok((case.clone(), load(&sandbox, &case.wasm)?)))
+        .map(|case| {
+            Ok((
+                case.clone(),
+                load(&sandbox, &case.wasm, case.script.as_deref())?,
+            ))
+        })
         .collect::<Result<Vec<_>, String>>()?;
     let mixed_verifiers = {
         let mut shas: Vec<_> = mix.iter().map(|(_, v)| v.sha256.as_str()).collect();
@@ -408,6 +431,19 @@ pub fn run(inputs: &Inputs<'_>, progress: impl Fn(&str)) -> Result<BenchReport, 
         shas.len()
     };
     let items_per_sec_by_workers = throughput(&sandbox, &mix, samples.batch);
+
+    progress("a Python verifier on the shared interpreter");
+    let python_verifier = match &inputs.python_verifier {
+        Ok(python) => Some(python::measure(
+            python,
+            &inputs.cache_root.with_extension("python"),
+            inputs.quick,
+        )?),
+        Err(why) => {
+            skipped.push(why.clone());
+            None
+        }
+    };
 
     let warm_us_per_item = mean_of(payloads.iter().map(|p| p.warm_us));
     let native_us_per_item = payloads
@@ -442,6 +478,7 @@ pub fn run(inputs: &Inputs<'_>, progress: impl Fn(&str)) -> Result<BenchReport, 
         mixed_verifiers,
         workload_items_per_sec_by_workers,
         grading_memory,
+        python_verifier,
         skipped,
     })
 }

@@ -4,6 +4,7 @@
 use super::grade::EXAMPLE_RESPONSES;
 use super::registry::RegistryArgs;
 use crate::bench::external::{NativeVerifier, PythonVerifier, build_native, python_interpreter};
+use crate::bench::python::PythonInputs;
 use crate::bench::{BenchReport, Case, Inputs, run};
 use anyhow::Context;
 use clap::Args;
@@ -13,11 +14,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 use verigate_grading::grade::ResponseLine;
-use verigate_registry::{Item, Registry};
+use verigate_registry::{Item, PYTHON_INTERPRETER, Registry, RegistryError};
 
 /// The workload the issue's targets are stated for, and its Python twin.
 const DEFAULT_ITEM: &str = "combench/IMO-2020-P4-33";
 const DEFAULT_PYTHON: &str = "registry/items/combench/IMO-2020-P4-33-py/instance/verifier.py";
+/// The registry's Python verifier of the same problem, on the shared interpreter.
+const DEFAULT_PYTHON_ITEM: &str = "combench/IMO-2020-P4-33-py";
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -65,16 +68,53 @@ fn cases(registry: &Registry, item: &Item, modules: &mut Modules) -> anyhow::Res
             wasm
         }
     };
-    let payloads = item
-        .reference
-        .iter()
-        .chain(item.counterexamples.iter().map(|c| &c.payload));
-    Ok(payloads
+    let (_, entry) = registry.module(module)?;
+    let script: Option<Arc<str>> = match &entry.python {
+        Some(path) => Some(registry.script(path)?.into()),
+        None => None,
+    };
+    Ok(payloads(item)
         .map(|payload| Case {
             wasm: Arc::clone(&wasm),
+            script: script.clone(),
             request: registry.request(item, payload.clone().into_bytes()),
         })
         .collect())
+}
+
+/// An item's payloads, reference witness first.
+fn payloads(item: &Item) -> impl Iterator<Item = &String> {
+    item.reference
+        .iter()
+        .chain(item.counterexamples.iter().map(|c| &c.payload))
+}
+
+/// The Python verifier figures' inputs: the registry's interpreter and its
+/// Python verifier for IMO-2020-P4, or why not.
+fn python_verifier(args: &BenchArgs, registry: &Registry) -> Result<PythonInputs, String> {
+    let why = |e: RegistryError| format!("Python verifier figures: {}", e.0);
+    let item = registry.item(DEFAULT_PYTHON_ITEM).map_err(why)?;
+    let module = item.module.as_deref().unwrap_or_default();
+    let (_, entry) = registry.module(module).map_err(why)?;
+    let script_path = registry
+        .root()
+        .join(entry.python.as_deref().unwrap_or_default());
+    Ok(PythonInputs {
+        interpreter: Arc::new(registry.module_bytes(PYTHON_INTERPRETER).map_err(why)?),
+        script: registry
+            .script(entry.python.as_deref().unwrap_or_default())
+            .map_err(why)?,
+        requests: payloads(item)
+            .map(|p| registry.request(item, p.clone().into_bytes()))
+            .collect(),
+        script_path,
+        native: if args.no_python {
+            Err("left out (--no-python)".into())
+        } else {
+            python_interpreter()
+        },
+        registry_root: registry.root().to_path_buf(),
+    })
 }
 
 /// The Python pipeline's verifier: `--python`, else the script a Python
@@ -205,6 +245,7 @@ pub fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         responses,
         cache_root: PathBuf::from("target").join("bench-cache"),
         grading_cache,
+        python_verifier: python_verifier(args, &registry),
         quick: args.quick,
     };
     let report = run(&inputs, |phase| eprintln!("bench: {phase}")).map_err(anyhow::Error::msg)?;
@@ -363,6 +404,42 @@ fn print_table(r: &BenchReport) {
         long.lines,
         long.lines_per_sec
     );
+    if let Some(p) = &r.python_verifier {
+        println!(
+            "\na Python verifier on the shared interpreter (IMO-2020-P4's script, {} bytes):",
+            p.script_bytes
+        );
+        println!(
+            "  disk: the script, {} bytes; the interpreter module, {:.1} MiB once per registry",
+            p.script_bytes,
+            p.interpreter_bytes as f64 / f64::from(1 << 20)
+        );
+        println!(
+            "  a new script's first verdicts (every payload of its item, interpreter compiled): {:.1} ms; \
+             compiling the interpreter, once per machine: {:.0} ms",
+            p.new_script_checks_ms, p.interpreter_compile_ms
+        );
+        println!(
+            "  warm check {:.0} µs; the same script in one native CPython process {} µs ({}x)",
+            p.warm_us,
+            or_dash(p.native_us, 0),
+            or_dash(p.native_us.map(|n| p.warm_us / n), 2)
+        );
+        println!(
+            "  trivial script (print(True)) warm {:.0} µs; natively {} µs",
+            p.trivial_warm_us,
+            or_dash(p.trivial_native_us, 1)
+        );
+        println!(
+            "  {} payloads through one `verigate run script.py --payloads` process: {:.2} s; \
+             one process per payload: {:.0} ms each, {:.1} s for all ({:.0}x)",
+            p.batch_payloads,
+            p.batch_s,
+            p.process_per_payload_ms,
+            p.process_per_payload_ms * p.batch_payloads as f64 / 1e3,
+            p.process_per_payload_ms * p.batch_payloads as f64 / 1e3 / p.batch_s
+        );
+    }
     for reason in &r.skipped {
         println!("not measured: {reason}");
     }

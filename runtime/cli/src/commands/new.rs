@@ -95,35 +95,34 @@ fn sdk_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
 /// run from the checkout.
 fn next_steps(dir: &Path, name: &str, python: bool, protocol: Protocol) -> String {
     let d = shell_word(dir);
-    let (prepare, module, source, flag) = if python {
-        let wasm = format!("{d}/verifier.wasm");
-        let wrap = format!("verigate wrap-python {d}/verifier.py --out {wasm}");
+    let (prepare, module, flag) = if python {
+        // The script runs as it is, on the registry's Python interpreter.
         (
-            wrap,
-            wasm,
+            None,
             format!("{d}/verifier.py"),
             format!(" --protocol {protocol}"),
         )
     } else {
         let build = format!("wasm=$(verigate build {d})");
-        let wasm = "\"$wasm\"".to_owned();
-        (build, wasm.clone(), wasm, String::new())
+        (Some(build), "\"$wasm\"".to_owned(), String::new())
     };
     let run = |payload: &str| {
         format!("verigate run {module}{flag} --item-dir {d}/instance --payload {d}/{payload}")
     };
-    [
-        prepare,
-        run("reference.txt"),
-        run("counterexample.txt"),
-        format!(
-            "verigate registry add --module {source} --name {name} --item {d}/item.toml \
+    let source = &module;
+    (prepare.into_iter())
+        .chain([
+            run("reference.txt"),
+            run("counterexample.txt"),
+            format!(
+                "verigate registry add --module {source} --name {name} --item {d}/item.toml \
              --instance {d}/instance"
-        ),
-        format!("verigate grade --responses {d}/responses.jsonl --out {d}/results.jsonl"),
-        format!("verigate report {d}/results.jsonl"),
-    ]
-    .join("\n")
+            ),
+            format!("verigate grade --responses {d}/responses.jsonl --out {d}/results.jsonl"),
+            format!("verigate report {d}/results.jsonl"),
+        ])
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The Rust crate's files: manifest, source, and the lock of the SDK's

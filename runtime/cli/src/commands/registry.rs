@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use verigate_registry::{Registry, maintain};
+use verigate_registry::{PYTHON_INTERPRETER, Registry, maintain};
 
 /// Where the registry lives.
 #[derive(Args, Clone, Debug)]
@@ -32,7 +32,8 @@ impl RegistryArgs {
 
 #[derive(Subcommand)]
 pub enum RegistryCommand {
-    /// Compile `guest-verifiers/` reproducibly, store modules by hash, update the lock.
+    /// Compile `guest-verifiers/` reproducibly (and pre-initialise the Python
+    /// interpreter, when its runner is built), store modules by hash, update the lock.
     Build,
     /// Check the lock, every module and every item's witnesses.
     Verify {
@@ -43,8 +44,9 @@ pub enum RegistryCommand {
     /// Validate a contributed verifier and item, and add them only if all checks pass.
     Add {
         /// The module (any language targeting wasm32-wasip1), or a Python
-        /// script (`.py`: wrapped as by `verigate wrap-python`, the script
-        /// kept as the item's `instance/verifier.py`).
+        /// script (`.py`: run by the registry's shared interpreter module,
+        /// nothing compiled; the script kept as the item's
+        /// `instance/verifier.py`).
         #[arg(long)]
         module: PathBuf,
         /// The verifier's name in modules.toml.
@@ -176,8 +178,11 @@ pub fn run(cli: &RegistryCli) -> anyhow::Result<ExitCode> {
             replace,
         } => {
             let (python, wasm) = if module.extension().is_some_and(|e| e == "py") {
-                let (script, wasm) = super::python::wrap_script(module, None, None)?;
-                (Some(script), wasm)
+                let script = super::python::read_script(module)?;
+                let interpreter = Registry::open(&root)?
+                    .module_bytes(PYTHON_INTERPRETER)
+                    .context("a Python verifier runs on the registry's interpreter module")?;
+                (Some(script), interpreter)
             } else {
                 let wasm = std::fs::read(module)
                     .with_context(|| format!("cannot read {}", module.display()))?;

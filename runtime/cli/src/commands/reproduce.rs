@@ -31,7 +31,7 @@ pub struct ReproduceArgs {
 }
 
 /// The fields a reproduced line must repeat: the verdict and what it cost.
-const COMPARED: [&str; 10] = [
+const COMPARED: [&str; 11] = [
     "outcome",
     "message",
     "details",
@@ -41,6 +41,7 @@ const COMPARED: [&str; 10] = [
     "score",
     "fuel_consumed",
     "module_sha256",
+    "script_sha256",
     "engine_fingerprint",
 ];
 

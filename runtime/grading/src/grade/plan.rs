@@ -151,6 +151,7 @@ impl<'a> Planner<'a> {
             fuel_consumed: 0,
             module: item.module.clone(),
             module_sha256: None,
+            script_sha256: None,
             response_sha256: Some(sha256_hex(response.response.as_bytes())),
             registry_digest: self.registry.digest().to_owned(),
             verigate_version: verigate_sandbox::VERSION.to_owned(),
@@ -181,6 +182,7 @@ fn judged(mut record: GradeRecord, report: RunReport) -> GradeRecord {
     record.details = report.details;
     record.fuel_consumed = report.fuel_consumed;
     record.module_sha256 = Some(report.module_sha256);
+    record.script_sha256 = report.script_sha256;
     settle(record, Some(report.passed), report.score)
 }
 

@@ -105,6 +105,10 @@ pub struct GradeRecord {
     /// sha256 of the verifier module; absent when no module ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub module_sha256: Option<String>,
+    /// sha256 of the script the module ran, for a Python verifier (run by
+    /// the shared interpreter module `module_sha256` names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script_sha256: Option<String>,
     /// sha256 of the response text graded, so a resumed run can tell a
     /// result that no longer belongs to its response.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -41,6 +41,7 @@ fn record(
         fuel_consumed: 0,
         module: None,
         module_sha256: None,
+        script_sha256: None,
         response_sha256: None,
         registry_digest: "d".into(),
         verigate_version: "v".into(),
