@@ -344,9 +344,9 @@ impl Registry {
         Ok(interpreter
             .with_script(&source)
             .map(Arc::new)
-            .map_err(|reason| ModuleError {
-                sha256: entry.sha256.clone(),
-                reason: format!("{script}: {reason}"),
+            .map_err(|e| ModuleError {
+                reason: format!("{script}: {}", e.reason),
+                ..e
             }))
     }
 

@@ -10,7 +10,7 @@ use crate::{
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
-use verigate_sandbox::{Limits, ModuleError, Outcome, Request, Sandbox, Verifier, sha256_hex};
+use verigate_sandbox::{Limits, Outcome, Request, Sandbox, Verifier, sha256_hex};
 
 /// Largest module `registry add` accepts, in bytes.
 pub const MAX_MODULE_BYTES: usize = 16 << 20;
@@ -488,13 +488,7 @@ fn check_contribution(
     if problems.is_empty() {
         let loaded = sandbox.load_expected(c.wasm, &sha256).map(|loaded| {
             let with_script = |v: Arc<Verifier>| match c.python {
-                Some(script) => v
-                    .with_script(script)
-                    .map(Arc::new)
-                    .map_err(|reason| ModuleError {
-                        sha256: sha256.clone(),
-                        reason,
-                    }),
+                Some(script) => v.with_script(script).map(Arc::new),
                 None => Ok(v),
             };
             loaded.and_then(with_script)

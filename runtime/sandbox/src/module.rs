@@ -2,6 +2,7 @@
 //! pre-instantiation.
 
 use crate::cache::CacheStatus;
+use crate::error::ModuleError;
 use crate::store::HostState;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
@@ -40,12 +41,13 @@ impl Verifier {
     /// This verifier running `source`: the same compiled module (nothing is
     /// compiled), the script handed over at each run. Refused when the
     /// source holds a NUL character, which no environment variable can carry
-    /// (and no Python source may hold).
-    pub fn with_script(&self, source: &str) -> Result<Verifier, String> {
+    /// (and no Python source may hold): the refusal names this module.
+    pub fn with_script(&self, source: &str) -> Result<Verifier, ModuleError> {
         if let Some(at) = source.find('\0') {
-            return Err(format!(
-                "the script holds a NUL character (byte {at}): not a source file"
-            ));
+            return Err(ModuleError {
+                sha256: self.sha256.clone(),
+                reason: format!("the script holds a NUL character (byte {at}): not a source file"),
+            });
         }
         Ok(Verifier {
             script: Some(Script {

@@ -232,7 +232,10 @@ fn registry_open(registry: &Registry, runs: usize) -> Result<(f64, f64), String>
 fn load(sandbox: &Sandbox, wasm: &[u8], script: Option<&str>) -> Result<Arc<Verifier>, String> {
     let verifier = sandbox.load(wasm).map_err(|e| e.to_string())?;
     match script {
-        Some(source) => verifier.with_script(source).map(Arc::new),
+        Some(source) => verifier
+            .with_script(source)
+            .map(Arc::new)
+            .map_err(|e| e.to_string()),
         None => Ok(verifier),
     }
 }

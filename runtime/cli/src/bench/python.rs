@@ -162,7 +162,11 @@ pub fn measure(
     let interpreter_compile_ms = millis(interpreter.load_time);
 
     let started = Instant::now();
-    let verifier = Arc::new(interpreter.with_script(&inputs.script)?);
+    let verifier = Arc::new(
+        interpreter
+            .with_script(&inputs.script)
+            .map_err(|e| e.to_string())?,
+    );
     for request in &inputs.requests {
         sandbox
             .run(&verifier, request)
@@ -180,7 +184,11 @@ pub fn measure(
         let (mut times, _) = time_runs(&sandbox, &verifier, &case(request), runs)?;
         warm.push(median_us(&mut times));
     }
-    let trivial = Arc::new(interpreter.with_script(TRIVIAL_SCRIPT)?);
+    let trivial = Arc::new(
+        interpreter
+            .with_script(TRIVIAL_SCRIPT)
+            .map_err(|e| e.to_string())?,
+    );
     let (mut times, _) = time_runs(&sandbox, &trivial, &case(&Request::default()), runs * 5)?;
     let trivial_warm_us = median_us(&mut times);
 

@@ -99,6 +99,14 @@ fn read_payloads(source: &str) -> anyhow::Result<Vec<Vec<u8>>> {
     Ok(payloads)
 }
 
+/// What `run` runs its target on.
+enum Payloads {
+    /// `--payload`: one run, its verdict the exit status.
+    One(Vec<u8>),
+    /// `--payloads`: every line's payload, in order.
+    File(Vec<Vec<u8>>),
+}
+
 /// What `run` needs to know about its target: its module, the script an
 /// interpreter module runs, and the request its item makes (limits,
 /// protocol, instance directory, row) without the payload.
@@ -168,13 +176,7 @@ fn load(
         "module loaded"
     );
     match &target.script {
-        Some(source) => verifier
-            .with_script(source)
-            .map(Arc::new)
-            .map_err(|reason| verigate_sandbox::ModuleError {
-                sha256: verifier.sha256.clone(),
-                reason,
-            }),
+        Some(source) => verifier.with_script(source).map(Arc::new),
         None => Ok(verifier),
     }
 }
@@ -194,8 +196,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         bail!("item directory {} is not a directory", dir.display());
     }
     let payloads = match &args.payloads {
-        Some(file) => read_payloads(file)?,
-        None => vec![read_input(&args.payload, "payload")?],
+        Some(file) => Payloads::File(read_payloads(file)?),
+        None => Payloads::One(read_input(&args.payload, "payload")?),
     };
     let sandbox = args.cache.sandbox()?;
     let protocol = args.protocol.or(target.request.protocol);
@@ -210,22 +212,24 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         refused.report(protocol.unwrap_or(Protocol::Combench))
     };
     let mut stdout = std::io::stdout().lock();
-    if args.payloads.is_none() {
-        let payload = payloads.into_iter().next().expect("one payload was read");
-        let report = match load(&sandbox, &target) {
-            Ok(verifier) => sandbox
-                .run(&verifier, &request(payload))
-                .map_err(|e| anyhow::anyhow!("{e:#}"))
-                .with_context(|| format!("cannot run {}", args.target))?,
-            Err(refused) => refusal(&refused),
-        };
-        print_report(&mut stdout, &report)?;
-        return Ok(if report.passed {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        });
-    }
+    let payloads = match payloads {
+        Payloads::File(payloads) => payloads,
+        Payloads::One(payload) => {
+            let report = match load(&sandbox, &target) {
+                Ok(verifier) => sandbox
+                    .run(&verifier, &request(payload))
+                    .map_err(|e| anyhow::anyhow!("{e:#}"))
+                    .with_context(|| format!("cannot run {}", args.target))?,
+                Err(refused) => refusal(&refused),
+            };
+            print_report(&mut stdout, &report)?;
+            return Ok(if report.passed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
+        }
+    };
     let verifier = match load(&sandbox, &target) {
         Ok(verifier) => verifier,
         Err(refused) => {
